@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: Apache-2.0
+// OSSL_OP_CIPHER dispatch tables, generated per catalogue row.
+//
+// OpenSSL hands get_params no context, so every algorithm needs its own
+// get_params (and newctx, and parameter lists); Row<I> stamps them out from
+// the catalogue. Everything that takes a context is shared: one thunk per
+// entry point forwards to the CipherCtx virtuals. Thunks are the C boundary:
+// no exception crosses it.
+#include "provider/dispatch/cipher_dispatch.h"
+
+#include <openssl/core_dispatch.h>
+
+#include <array>
+#include <utility>
+
+#include "provider/catalogue.h"
+#include "provider/cipher_ctx.h"
+#include "provider/errors.h"
+#include "provider/provider.h"
+
+namespace hwc {
+
+namespace {
+
+CipherCtx* as_ctx(void* vctx) { return static_cast<CipherCtx*>(vctx); }
+
+template <typename F>
+int guarded(F&& f) noexcept {
+    try {
+        return f();
+    } catch (...) {
+        return 0; // allocation failure inside a mode context
+    }
+}
+
+void freectx(void* vctx) noexcept { delete as_ctx(vctx); }
+
+void* dupctx(void* vctx) noexcept {
+    try {
+        return as_ctx(vctx)->clone();
+    } catch (...) {
+        return nullptr;
+    }
+}
+
+int encrypt_init(void* vctx, const unsigned char* key, size_t keylen, const unsigned char* iv,
+                 size_t ivlen, const OSSL_PARAM params[]) noexcept {
+    return guarded([&] { return as_ctx(vctx)->init(true, key, keylen, iv, ivlen, params); });
+}
+
+int decrypt_init(void* vctx, const unsigned char* key, size_t keylen, const unsigned char* iv,
+                 size_t ivlen, const OSSL_PARAM params[]) noexcept {
+    return guarded([&] { return as_ctx(vctx)->init(false, key, keylen, iv, ivlen, params); });
+}
+
+int update(void* vctx, unsigned char* out, size_t* outl, size_t outsize, const unsigned char* in,
+           size_t inl) noexcept {
+    return guarded([&] { return as_ctx(vctx)->update(out, outl, outsize, in, inl); });
+}
+
+int final(void* vctx, unsigned char* out, size_t* outl, size_t outsize) noexcept {
+    return guarded([&] { return as_ctx(vctx)->final(out, outl, outsize); });
+}
+
+int cipher(void* vctx, unsigned char* out, size_t* outl, size_t outsize, const unsigned char* in,
+           size_t inl) noexcept {
+    return guarded([&] { return as_ctx(vctx)->cipher(out, outl, outsize, in, inl); });
+}
+
+int get_ctx_params(void* vctx, OSSL_PARAM params[]) noexcept {
+    return guarded([&] { return as_ctx(vctx)->get_ctx_params(params); });
+}
+
+int set_ctx_params(void* vctx, const OSSL_PARAM params[]) noexcept {
+    return guarded([&] { return as_ctx(vctx)->set_ctx_params(params); });
+}
+
+const OSSL_PARAM* gettable_params(void*) noexcept { return algorithm_gettable_params(); }
+
+// OpenSSL stores every entry point as void (*)(void); the cast back happens
+// inside libcrypto according to function_id.
+template <typename Fn>
+void (*as_fn(Fn* f))(void) {
+    return reinterpret_cast<void (*)(void)>(f);
+}
+
+template <size_t I>
+struct Row {
+    static constexpr const AlgorithmRow& row = kCatalogue[I];
+
+    static void* newctx(void* provctx) noexcept {
+        return CipherCtx::create(static_cast<const ProvCtx*>(provctx), row);
+    }
+    static int get_params(OSSL_PARAM params[]) noexcept {
+        return algorithm_get_params(row, params);
+    }
+    static const OSSL_PARAM* gettable_ctx_params(void*, void*) noexcept {
+        return ctx_gettable_params(row);
+    }
+    static const OSSL_PARAM* settable_ctx_params(void*, void*) noexcept {
+        return ctx_settable_params(row);
+    }
+
+    static inline const OSSL_DISPATCH table[] = {
+        {OSSL_FUNC_CIPHER_NEWCTX, as_fn(&newctx)},
+        {OSSL_FUNC_CIPHER_FREECTX, as_fn(&freectx)},
+        {OSSL_FUNC_CIPHER_DUPCTX, as_fn(&dupctx)},
+        {OSSL_FUNC_CIPHER_ENCRYPT_INIT, as_fn(&encrypt_init)},
+        {OSSL_FUNC_CIPHER_DECRYPT_INIT, as_fn(&decrypt_init)},
+        {OSSL_FUNC_CIPHER_UPDATE, as_fn(&update)},
+        {OSSL_FUNC_CIPHER_FINAL, as_fn(&final)},
+        {OSSL_FUNC_CIPHER_CIPHER, as_fn(&cipher)},
+        {OSSL_FUNC_CIPHER_GET_PARAMS, as_fn(&get_params)},
+        {OSSL_FUNC_CIPHER_GET_CTX_PARAMS, as_fn(&get_ctx_params)},
+        {OSSL_FUNC_CIPHER_SET_CTX_PARAMS, as_fn(&set_ctx_params)},
+        {OSSL_FUNC_CIPHER_GETTABLE_PARAMS, as_fn(&gettable_params)},
+        {OSSL_FUNC_CIPHER_GETTABLE_CTX_PARAMS, as_fn(&gettable_ctx_params)},
+        {OSSL_FUNC_CIPHER_SETTABLE_CTX_PARAMS, as_fn(&settable_ctx_params)},
+        {0, nullptr},
+    };
+};
+
+template <size_t... I>
+constexpr std::array<const OSSL_DISPATCH*, sizeof...(I)> make_tables(std::index_sequence<I...>) {
+    return {Row<I>::table...};
+}
+
+const auto kTables = make_tables(std::make_index_sequence<kCatalogueSize>{});
+
+} // namespace
+
+const OSSL_DISPATCH* cipher_dispatch(size_t index) { return kTables[index]; }
+
+} // namespace hwc

@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: Apache-2.0
+// hwcipher's error reasons and the one function that puts them on OpenSSL's
+// error queue (through the core's upcalls, so the library shown is "hwcipher").
+#pragma once
+
+#include <openssl/core.h>
+
+namespace hwc {
+
+enum Reason : int {
+    kErrInvalidKeyLength = 1,
+    kErrInvalidIvLength,
+    kErrNoKeySet,
+    kErrNoIvSet,
+    kErrOutputBufferTooSmall,
+    kErrWrongFinalBlockLength,
+    kErrBadDecrypt,
+    kErrCtsTooShort,
+    kErrCtsOneShot,
+    kErrInvalidCtsMode,
+    kErrInvalidNum,
+    kErrInvalidParam,
+    kErrNotInitialized,
+    kErrInternal,
+};
+
+// {reason, text} pairs for get_reason_strings, {0, nullptr}-terminated.
+extern const OSSL_ITEM kReasonStrings[];
+
+struct ProvCtx;
+
+// Raise `reason` with an optional printf-style detail. `where` is the
+// function name shown by ERR_print_errors.
+void raise_error(const ProvCtx* prov, const char* file, int line, const char* where, int reason,
+                 const char* fmt = nullptr, ...);
+
+} // namespace hwc
+
+#define HWC_RAISE(prov, reason, ...) \
+    ::hwc::raise_error((prov), __FILE__, __LINE__, __func__, (reason), ##__VA_ARGS__)

@@ -1,0 +1,199 @@
+// SPDX-License-Identifier: Apache-2.0
+// ECB and CBC: whole-block modes with a partial-block buffer and PKCS#7
+// padding. The buffering rules are OpenSSL's, so output lengths match the
+// default provider call for call: only whole blocks leave update, and a
+// decrypting context with padding on holds back the last whole block until
+// final, where the padding is checked and stripped.
+#include <cstring>
+#include <vector>
+
+#include "cores/modes.h"
+#include "provider/cipher_ctx.h"
+#include "provider/errors.h"
+#include "provider/mode_contexts.h"
+
+namespace hwc {
+
+namespace {
+
+class BlockModeCtx final : public CipherCtx {
+public:
+    BlockModeCtx(const ProvCtx* prov, const AlgorithmRow& row) : CipherCtx(prov, row) {}
+    ~BlockModeCtx() override { wipe(buf_, sizeof buf_); }
+
+    CipherCtx* clone() const override { return new (std::nothrow) BlockModeCtx(*this); }
+
+    int update(uint8_t* out, size_t* outl, size_t outsize, const uint8_t* in,
+               size_t inl) override;
+    int final(uint8_t* out, size_t* outl, size_t outsize) override;
+    int cipher(uint8_t* out, size_t* outl, size_t outsize, const uint8_t* in,
+               size_t inl) override;
+
+private:
+    BlockModeCtx(const BlockModeCtx&) = default;
+    void reset_stream() override { bufsz_ = 0; }
+
+    // Runs the mode kernel over `nblocks` whole blocks.
+    void process(const uint8_t* in, uint8_t* out, size_t nblocks) {
+        const bool cbc = row_->mode == Mode::cbc;
+        if (encrypt_) {
+            if (cbc) cbc_encrypt(*core_, ks_, iv_, in, out, nblocks);
+            else ecb_encrypt(*core_, ks_, in, out, nblocks);
+        } else {
+            if (cbc) cbc_decrypt(*core_, ks_, iv_, in, out, nblocks);
+            else ecb_decrypt(*core_, ks_, in, out, nblocks);
+        }
+    }
+
+    int update_disjoint(uint8_t* out, size_t* outl, size_t outsize, const uint8_t* in, size_t inl);
+
+    uint8_t buf_[kBlockSize] = {};
+    size_t bufsz_ = 0;
+};
+
+int BlockModeCtx::update(uint8_t* out, size_t* outl, size_t outsize, const uint8_t* in,
+                         size_t inl) {
+    *outl = 0;
+    if (!ready()) return 0;
+    if (inl == 0) return 1;
+    // With bytes already buffered, output runs `bufsz_` bytes ahead of input,
+    // so an in-place (or otherwise overlapping) call would overwrite input it
+    // has not read yet. Work from a copy then; the aligned in-place case, the
+    // one that matters for speed, needs none.
+    const bool overlap = in < out + outsize && out < in + inl;
+    if (bufsz_ != 0 && overlap) {
+        std::vector<uint8_t> copy(in, in + inl);
+        int ok = update_disjoint(out, outl, outsize, copy.data(), inl);
+        wipe(copy.data(), copy.size());
+        return ok;
+    }
+    return update_disjoint(out, outl, outsize, in, inl);
+}
+
+int BlockModeCtx::update_disjoint(uint8_t* out, size_t* outl, size_t outsize, const uint8_t* in,
+                                  size_t inl) {
+    // How much this call will emit, decided before anything is written so a
+    // short output buffer fails without side effects.
+    const size_t total = bufsz_ + inl;
+    size_t emit = total / kBlockSize * kBlockSize;
+    const bool hold_back = !encrypt_ && padding_;
+    if (hold_back && emit == total && emit != 0) emit -= kBlockSize;
+    if (outsize < emit) {
+        HWC_RAISE(prov_, kErrOutputBufferTooSmall, "need %zu bytes, have %zu", emit, outsize);
+        return 0;
+    }
+
+    size_t done = 0;
+    if (bufsz_ != 0 && emit != 0) {
+        // Complete the buffered block and emit it first.
+        const size_t take = kBlockSize - bufsz_;
+        std::memcpy(buf_ + bufsz_, in, take);
+        in += take;
+        inl -= take;
+        process(buf_, out, 1);
+        bufsz_ = 0;
+        done = kBlockSize;
+    }
+    const size_t direct = emit - done;
+    if (direct != 0) {
+        process(in, out + done, direct / kBlockSize);
+        in += direct;
+        inl -= direct;
+    }
+    // Whatever is left (a partial block, or the held-back last block) waits.
+    std::memcpy(buf_ + bufsz_, in, inl);
+    bufsz_ += inl;
+    *outl = emit;
+    return 1;
+}
+
+int BlockModeCtx::final(uint8_t* out, size_t* outl, size_t outsize) {
+    *outl = 0;
+    if (!ready()) return 0;
+    if (encrypt_) {
+        if (padding_) {
+            // PKCS#7 always adds padding: 1..16 bytes, each holding the count.
+            const uint8_t n = static_cast<uint8_t>(kBlockSize - bufsz_);
+            std::memset(buf_ + bufsz_, n, n);
+            bufsz_ = kBlockSize;
+        } else if (bufsz_ == 0) {
+            return 1;
+        } else {
+            HWC_RAISE(prov_, kErrWrongFinalBlockLength, "%zu bytes left over and padding is off",
+                      bufsz_);
+            return 0;
+        }
+        if (outsize < kBlockSize) {
+            HWC_RAISE(prov_, kErrOutputBufferTooSmall);
+            return 0;
+        }
+        process(buf_, out, 1);
+        bufsz_ = 0;
+        *outl = kBlockSize;
+        return 1;
+    }
+
+    // Decrypting.
+    if (bufsz_ != kBlockSize) {
+        if (bufsz_ == 0 && !padding_) return 1;
+        HWC_RAISE(prov_, kErrWrongFinalBlockLength, "%zu bytes left over", bufsz_);
+        return 0;
+    }
+    uint8_t block[kBlockSize];
+    process(buf_, block, 1);
+    bufsz_ = 0;
+    size_t keep = kBlockSize;
+    if (padding_) {
+        // Check the padding without branching on its bytes; the single
+        // accept/reject decision at the end is public (the call fails or not).
+        const unsigned n = block[kBlockSize - 1];
+        unsigned bad = static_cast<unsigned>((n - 1u) >> 8 & 1u); // n == 0
+        bad |= static_cast<unsigned>((kBlockSize - n) >> 8 & 1u); // n > 16
+        for (unsigned i = 0; i < kBlockSize; ++i) {
+            // in_pad = 1 when i >= 16 - n, computed without a branch.
+            const unsigned in_pad = ((kBlockSize - 1u - i) - n) >> 31 & 1u;
+            bad |= in_pad & (((block[i] ^ n) + 0xffu) >> 8 & 1u);
+        }
+        if (bad) {
+            wipe(block, sizeof block);
+            HWC_RAISE(prov_, kErrBadDecrypt);
+            return 0;
+        }
+        keep = kBlockSize - n;
+    }
+    if (outsize < keep) {
+        wipe(block, sizeof block);
+        HWC_RAISE(prov_, kErrOutputBufferTooSmall);
+        return 0;
+    }
+    std::memcpy(out, block, keep);
+    wipe(block, sizeof block);
+    *outl = keep;
+    return 1;
+}
+
+// EVP_Cipher(): no buffering and no padding, whole blocks only.
+int BlockModeCtx::cipher(uint8_t* out, size_t* outl, size_t outsize, const uint8_t* in,
+                         size_t inl) {
+    *outl = 0;
+    if (!ready()) return 0;
+    if (inl % kBlockSize != 0) {
+        HWC_RAISE(prov_, kErrWrongFinalBlockLength, "raw cipher call needs whole blocks");
+        return 0;
+    }
+    if (outsize < inl) {
+        HWC_RAISE(prov_, kErrOutputBufferTooSmall);
+        return 0;
+    }
+    process(in, out, inl / kBlockSize);
+    *outl = inl;
+    return 1;
+}
+
+} // namespace
+
+CipherCtx* new_block_mode_ctx(const ProvCtx* prov, const AlgorithmRow& row) {
+    return new (std::nothrow) BlockModeCtx(prov, row);
+}
+
+} // namespace hwc

@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: Apache-2.0
+// The provider entry point: detect the CPU once, choose a core per cipher
+// family, build the algorithm table from the catalogue, answer provider-level
+// parameters.
+#include <openssl/core_dispatch.h>
+#include <openssl/core_names.h>
+#include <openssl/params.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <new>
+#include <string>
+
+#include "cores/cpu.h"
+#include "cores/registry.h"
+#include "provider/catalogue.h"
+#include "provider/dispatch/cipher_dispatch.h"
+#include "provider/errors.h"
+#include "provider/provider.h"
+#include "provider/upcalls.h"
+
+#ifndef HWCIPHER_VERSION
+#define HWCIPHER_VERSION "0.1.0"
+#endif
+
+namespace hwc {
+
+Upcalls& upcalls() {
+    static Upcalls u;
+    return u;
+}
+
+namespace {
+
+constexpr const char* kProviderName = "hwcipher: AES, SM4 and Twofish on the fastest instructions the CPU has";
+constexpr const char* kCoresParam = "hwcipher-cores";
+
+void take_upcalls(const OSSL_DISPATCH* in) {
+    Upcalls& u = upcalls();
+    for (; in != nullptr && in->function_id != 0; ++in) {
+        switch (in->function_id) {
+        case OSSL_FUNC_CORE_NEW_ERROR:
+            u.new_error = OSSL_FUNC_core_new_error(in);
+            break;
+        case OSSL_FUNC_CORE_SET_ERROR_DEBUG:
+            u.set_error_debug = OSSL_FUNC_core_set_error_debug(in);
+            break;
+        case OSSL_FUNC_CORE_VSET_ERROR:
+            u.vset_error = OSSL_FUNC_core_vset_error(in);
+            break;
+        case OSSL_FUNC_CORE_GET_PARAMS:
+            u.get_params = OSSL_FUNC_core_get_params(in);
+            break;
+        default:
+            break;
+        }
+    }
+}
+
+// The core override: HWCIPHER_CORES in the environment, else a `cores = ...`
+// line in the provider's openssl.cnf section, else none.
+std::string core_override(const OSSL_CORE_HANDLE* handle) {
+    if (const char* env = std::getenv("HWCIPHER_CORES")) return env;
+    const char* from_config = nullptr;
+    if (upcalls().get_params != nullptr) {
+        OSSL_PARAM params[] = {
+            OSSL_PARAM_construct_utf8_ptr("cores", const_cast<char**>(&from_config), 0),
+            OSSL_PARAM_construct_end(),
+        };
+        if (!upcalls().get_params(handle, params)) from_config = nullptr;
+    }
+    return from_config != nullptr ? from_config : "";
+}
+
+const char* primary_name(const AlgorithmRow& row, std::string& storage) {
+    const char* colon = std::strchr(row.names, ':');
+    storage.assign(row.names, colon ? static_cast<size_t>(colon - row.names) : std::strlen(row.names));
+    return storage.c_str();
+}
+
+void build_algorithm_table(ProvCtx& p) {
+    p.properties.resize(kCatalogueSize);
+    p.descriptions.resize(kCatalogueSize);
+    p.ciphers.clear();
+    std::string name;
+    for (size_t i = 0; i < kCatalogueSize; ++i) {
+        const AlgorithmRow& row = kCatalogue[i];
+        const BlockCore* core = p.cores.for_family(row.family);
+        p.properties[i] = std::string("provider=hwcipher,hwcipher.accel=") +
+                          (core->hardware ? "yes" : "no");
+        p.descriptions[i] = std::string(primary_name(row, name)) + " (" + core->name + " core)";
+        p.ciphers.push_back({row.names, p.properties[i].c_str(), cipher_dispatch(i),
+                             p.descriptions[i].c_str()});
+    }
+    p.ciphers.push_back({nullptr, nullptr, nullptr, nullptr});
+}
+
+// --- provider-level dispatch ---------------------------------------------------
+
+void teardown(void* provctx) noexcept { delete static_cast<ProvCtx*>(provctx); }
+
+const OSSL_PARAM* gettable_params(void*) noexcept {
+    static const OSSL_PARAM list[] = {
+        OSSL_PARAM_utf8_ptr(OSSL_PROV_PARAM_NAME, nullptr, 0),
+        OSSL_PARAM_utf8_ptr(OSSL_PROV_PARAM_VERSION, nullptr, 0),
+        OSSL_PARAM_utf8_ptr(OSSL_PROV_PARAM_BUILDINFO, nullptr, 0),
+        OSSL_PARAM_int(OSSL_PROV_PARAM_STATUS, nullptr),
+        OSSL_PARAM_utf8_ptr(kCoresParam, nullptr, 0),
+        OSSL_PARAM_END,
+    };
+    return list;
+}
+
+int get_params(void* provctx, OSSL_PARAM params[]) noexcept {
+    const auto* p = static_cast<const ProvCtx*>(provctx);
+    OSSL_PARAM* q;
+    static const std::string buildinfo = std::string("hwcipher ") + HWCIPHER_VERSION +
+                                         ", C++" + std::to_string(__cplusplus / 100 % 100);
+    if ((q = OSSL_PARAM_locate(params, OSSL_PROV_PARAM_NAME)) != nullptr &&
+        !OSSL_PARAM_set_utf8_ptr(q, kProviderName))
+        return 0;
+    if ((q = OSSL_PARAM_locate(params, OSSL_PROV_PARAM_VERSION)) != nullptr &&
+        !OSSL_PARAM_set_utf8_ptr(q, HWCIPHER_VERSION))
+        return 0;
+    if ((q = OSSL_PARAM_locate(params, OSSL_PROV_PARAM_BUILDINFO)) != nullptr &&
+        !OSSL_PARAM_set_utf8_ptr(q, buildinfo.c_str()))
+        return 0;
+    if ((q = OSSL_PARAM_locate(params, OSSL_PROV_PARAM_STATUS)) != nullptr &&
+        !OSSL_PARAM_set_int(q, 1))
+        return 0;
+    if ((q = OSSL_PARAM_locate(params, kCoresParam)) != nullptr &&
+        !OSSL_PARAM_set_utf8_ptr(q, p->core_report.c_str()))
+        return 0;
+    return 1;
+}
+
+const OSSL_ALGORITHM* query_operation(void* provctx, int operation_id, int* no_store) noexcept {
+    *no_store = 0; // the table lives until teardown
+    if (operation_id == OSSL_OP_CIPHER) return static_cast<ProvCtx*>(provctx)->ciphers.data();
+    return nullptr;
+}
+
+const OSSL_ITEM* get_reason_strings(void*) noexcept { return kReasonStrings; }
+
+template <typename Fn>
+void (*as_fn(Fn* f))(void) {
+    return reinterpret_cast<void (*)(void)>(f);
+}
+
+const OSSL_DISPATCH kProviderDispatch[] = {
+    {OSSL_FUNC_PROVIDER_TEARDOWN, as_fn(&teardown)},
+    {OSSL_FUNC_PROVIDER_GETTABLE_PARAMS, as_fn(&gettable_params)},
+    {OSSL_FUNC_PROVIDER_GET_PARAMS, as_fn(&get_params)},
+    {OSSL_FUNC_PROVIDER_QUERY_OPERATION, as_fn(&query_operation)},
+    {OSSL_FUNC_PROVIDER_GET_REASON_STRINGS, as_fn(&get_reason_strings)},
+    {0, nullptr},
+};
+
+} // namespace
+
+} // namespace hwc
+
+extern "C" __attribute__((visibility("default"))) int
+OSSL_provider_init(const OSSL_CORE_HANDLE* handle, const OSSL_DISPATCH* in,
+                   const OSSL_DISPATCH** out, void** provctx) {
+    using namespace hwc;
+    try {
+        take_upcalls(in);
+        auto* p = new ProvCtx;
+        p->handle = handle;
+        p->cpu_features = detect_cpu_features();
+
+        std::string error;
+        const std::string spec = core_override(handle);
+        if (!select_cores(p->cpu_features, spec.c_str(), p->cores, error)) {
+            HWC_RAISE(p, kErrInvalidParam, "HWCIPHER_CORES=\"%s\": %s", spec.c_str(),
+                      error.c_str());
+            delete p;
+            return 0;
+        }
+        for (Family f : {Family::aes, Family::sm4, Family::twofish}) {
+            if (!p->core_report.empty()) p->core_report += ",";
+            p->core_report += std::string(family_name(f)) + "=" + p->cores.for_family(f)->name;
+        }
+        build_algorithm_table(*p);
+        *out = kProviderDispatch;
+        *provctx = p;
+        return 1;
+    } catch (...) {
+        return 0;
+    }
+}

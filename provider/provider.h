@@ -1,0 +1,26 @@
+// SPDX-License-Identifier: Apache-2.0
+// The provider context: what one loaded instance of hwcipher knows (the core
+// handle for upcalls, the detected CPU, the chosen cores, the algorithm table).
+#pragma once
+
+#include <openssl/core.h>
+#include <openssl/core_dispatch.h>
+
+#include <string>
+#include <vector>
+
+#include "cores/registry.h"
+
+namespace hwc {
+
+struct ProvCtx {
+    const OSSL_CORE_HANDLE* handle = nullptr;
+    uint32_t cpu_features = 0;
+    CoreSelection cores{};
+    std::string core_report;                 // "aes=aes-portable,sm4=...,twofish=..."
+    std::vector<std::string> properties;     // per catalogue row, kept alive for `ciphers`
+    std::vector<std::string> descriptions;   // per catalogue row
+    std::vector<OSSL_ALGORITHM> ciphers;     // nullptr-terminated OSSL_OP_CIPHER table
+};
+
+} // namespace hwc
