@@ -31,7 +31,10 @@ public:
 
 private:
     BlockModeCtx(const BlockModeCtx&) = default;
-    void reset_stream() override { bufsz_ = 0; }
+    void reset_stream() override {
+        wipe(buf_, sizeof buf_);
+        bufsz_ = 0;
+    }
 
     // Runs the mode kernel over `nblocks` whole blocks.
     void process(const uint8_t* in, uint8_t* out, size_t nblocks) {

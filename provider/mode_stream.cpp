@@ -41,7 +41,7 @@ public:
 
 private:
     StreamModeCtx(const StreamModeCtx&) = default;
-    void reset_stream() override {}
+    void reset_stream() override { wipe(keystream_, sizeof keystream_); }
 
     void cfb(const uint8_t* in, uint8_t* out, size_t len);
     void ofb_or_ctr(const uint8_t* in, uint8_t* out, size_t len);
@@ -92,15 +92,8 @@ int StreamModeCtx::update(uint8_t* out, size_t* outl, size_t outsize, const uint
 void StreamModeCtx::cfb(const uint8_t* in, uint8_t* out, size_t len) {
     auto step = [this](uint8_t c_in) {
         // One byte against the register: it becomes the ciphertext byte.
-        const uint8_t k = iv_[num_];
-        uint8_t o;
-        if (encrypt_) {
-            o = static_cast<uint8_t>(k ^ c_in);
-            iv_[num_] = o;
-        } else {
-            o = static_cast<uint8_t>(k ^ c_in);
-            iv_[num_] = c_in;
-        }
+        const uint8_t o = static_cast<uint8_t>(iv_[num_] ^ c_in);
+        iv_[num_] = encrypt_ ? o : c_in;
         num_ = (num_ + 1) % kBlockSize;
         return o;
     };
