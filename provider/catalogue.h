@@ -12,13 +12,41 @@
 #include <cstddef>
 #include <cstdint>
 
+#include <openssl/evp.h>
+
 #include "cores/core.h"
 
 namespace hwc {
 
-// Mode families as the provider implements them. CBC-CTS reports CBC and
-// CFB1/CFB8 report CFB to OpenSSL, as the default provider does.
+// Modes as the provider implements them.
 enum class Mode : uint8_t { ecb, cbc, cbc_cts, cfb, cfb1, cfb8, ofb, ctr };
+
+// What OpenSSL is told about a mode (algorithm parameters and the EVP flags
+// derived from them). CBC-CTS reports CBC and CFB1/CFB8 report CFB, as the
+// default provider does; stream-like modes have a block size of 1.
+struct ModeTraits {
+    unsigned evp_mode;
+    uint8_t key_factor; // keys per algorithm key (XTS and SIV take two)
+    uint8_t ivlen;      // default IV length in bytes
+    uint8_t blocksize;
+    bool aead;
+    bool custom_iv;
+    bool cts;
+};
+
+constexpr ModeTraits mode_traits(Mode m) {
+    switch (m) {
+    case Mode::ecb: return {EVP_CIPH_ECB_MODE, 1, 0, 16, false, false, false};
+    case Mode::cbc: return {EVP_CIPH_CBC_MODE, 1, 16, 16, false, false, false};
+    case Mode::cbc_cts: return {EVP_CIPH_CBC_MODE, 1, 16, 16, false, false, true};
+    case Mode::cfb:
+    case Mode::cfb1:
+    case Mode::cfb8: return {EVP_CIPH_CFB_MODE, 1, 16, 1, false, false, false};
+    case Mode::ofb: return {EVP_CIPH_OFB_MODE, 1, 16, 1, false, false, false};
+    case Mode::ctr: return {EVP_CIPH_CTR_MODE, 1, 16, 1, false, false, false};
+    }
+    return {};
+}
 
 struct AlgorithmRow {
     const char* names;   // "PRIMARY:alias:oid", OpenSSL's colon-separated form
@@ -93,5 +121,10 @@ inline constexpr AlgorithmRow kCatalogue[] = {
 };
 
 inline constexpr size_t kCatalogueSize = sizeof(kCatalogue) / sizeof(kCatalogue[0]);
+
+// Key length in bytes as OpenSSL sees it (both halves for XTS and SIV).
+constexpr size_t key_bytes(const AlgorithmRow& row) {
+    return row.key_bits / 8 * mode_traits(row.mode).key_factor;
+}
 
 } // namespace hwc

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "cores/modes.h"
-#include "provider/cipher_ctx.h"
+#include "provider/classic_ctx.h"
 #include "provider/errors.h"
 #include "provider/mode_contexts.h"
 
@@ -16,9 +16,9 @@ namespace hwc {
 
 namespace {
 
-class BlockModeCtx final : public CipherCtx {
+class BlockModeCtx final : public ClassicCtx {
 public:
-    BlockModeCtx(const ProvCtx* prov, const AlgorithmRow& row) : CipherCtx(prov, row) {}
+    BlockModeCtx(const ProvCtx* prov, const AlgorithmRow& row) : ClassicCtx(prov, row) {}
     ~BlockModeCtx() override { wipe(buf_, sizeof buf_); }
 
     CipherCtx* clone() const override { return new (std::nothrow) BlockModeCtx(*this); }
@@ -195,8 +195,12 @@ int BlockModeCtx::cipher(uint8_t* out, size_t* outl, size_t outsize, const uint8
 
 } // namespace
 
-CipherCtx* new_block_mode_ctx(const ProvCtx* prov, const AlgorithmRow& row) {
-    return new (std::nothrow) BlockModeCtx(prov, row);
-}
+const ModeOps kBlockModeOps = {
+    [](const ProvCtx* prov, const AlgorithmRow& row) -> CipherCtx* {
+        return new (std::nothrow) BlockModeCtx(prov, row);
+    },
+    &ClassicCtx::gettable_params,
+    &ClassicCtx::settable_params,
+};
 
 } // namespace hwc

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
-// Factories of the mode-family contexts (one file each), used by
-// CipherCtx::create.
+// The mode families, one file each; mode_ops() in cipher_ctx.cpp maps every
+// Mode to one of these.
 #pragma once
 
 #include "provider/cipher_ctx.h"
 
 namespace hwc {
 
-CipherCtx* new_block_mode_ctx(const ProvCtx* prov, const AlgorithmRow& row);  // ECB, CBC
-CipherCtx* new_cts_mode_ctx(const ProvCtx* prov, const AlgorithmRow& row);    // CBC-CTS
-CipherCtx* new_stream_mode_ctx(const ProvCtx* prov, const AlgorithmRow& row); // CFB*, OFB, CTR
+extern const ModeOps kBlockModeOps;  // ECB, CBC          (mode_block.cpp)
+extern const ModeOps kCtsModeOps;    // CBC-CTS           (mode_cts.cpp)
+extern const ModeOps kStreamModeOps; // CFB*, OFB, CTR    (mode_stream.cpp)
 
 } // namespace hwc

@@ -16,7 +16,7 @@
 #include <openssl/params.h>
 
 #include "cores/modes.h"
-#include "provider/cipher_ctx.h"
+#include "provider/classic_ctx.h"
 #include "provider/errors.h"
 #include "provider/mode_contexts.h"
 
@@ -26,9 +26,9 @@ namespace {
 
 enum class CtsVariant { cs1, cs2, cs3 };
 
-class CtsModeCtx final : public CipherCtx {
+class CtsModeCtx final : public ClassicCtx {
 public:
-    CtsModeCtx(const ProvCtx* prov, const AlgorithmRow& row) : CipherCtx(prov, row) {}
+    CtsModeCtx(const ProvCtx* prov, const AlgorithmRow& row) : ClassicCtx(prov, row) {}
 
     CipherCtx* clone() const override { return new (std::nothrow) CtsModeCtx(*this); }
 
@@ -154,7 +154,7 @@ void CtsModeCtx::decrypt(const uint8_t* in, uint8_t* out, size_t len) {
 }
 
 int CtsModeCtx::get_ctx_params(OSSL_PARAM params[]) {
-    if (!CipherCtx::get_ctx_params(params)) return 0;
+    if (!ClassicCtx::get_ctx_params(params)) return 0;
     OSSL_PARAM* p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_CTS_MODE);
     if (p != nullptr) {
         const char* name = variant_ == CtsVariant::cs1 ? "CS1"
@@ -168,7 +168,7 @@ int CtsModeCtx::get_ctx_params(OSSL_PARAM params[]) {
 }
 
 int CtsModeCtx::set_ctx_params(const OSSL_PARAM params[]) {
-    if (!CipherCtx::set_ctx_params(params)) return 0;
+    if (!ClassicCtx::set_ctx_params(params)) return 0;
     const OSSL_PARAM* p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_CTS_MODE);
     if (p != nullptr) {
         const char* name = nullptr;
@@ -190,8 +190,12 @@ int CtsModeCtx::set_ctx_params(const OSSL_PARAM params[]) {
 
 } // namespace
 
-CipherCtx* new_cts_mode_ctx(const ProvCtx* prov, const AlgorithmRow& row) {
-    return new (std::nothrow) CtsModeCtx(prov, row);
-}
+const ModeOps kCtsModeOps = {
+    [](const ProvCtx* prov, const AlgorithmRow& row) -> CipherCtx* {
+        return new (std::nothrow) CtsModeCtx(prov, row);
+    },
+    &ClassicCtx::cts_gettable_params,
+    &ClassicCtx::cts_settable_params,
+};
 
 } // namespace hwc

@@ -16,7 +16,7 @@
 #include <openssl/params.h>
 
 #include "cores/modes.h"
-#include "provider/cipher_ctx.h"
+#include "provider/classic_ctx.h"
 #include "provider/errors.h"
 #include "provider/mode_contexts.h"
 
@@ -24,9 +24,9 @@ namespace hwc {
 
 namespace {
 
-class StreamModeCtx final : public CipherCtx {
+class StreamModeCtx final : public ClassicCtx {
 public:
-    StreamModeCtx(const ProvCtx* prov, const AlgorithmRow& row) : CipherCtx(prov, row) {}
+    StreamModeCtx(const ProvCtx* prov, const AlgorithmRow& row) : ClassicCtx(prov, row) {}
     ~StreamModeCtx() override { wipe(keystream_, sizeof keystream_); }
 
     CipherCtx* clone() const override { return new (std::nothrow) StreamModeCtx(*this); }
@@ -149,7 +149,7 @@ void StreamModeCtx::ofb_or_ctr(const uint8_t* in, uint8_t* out, size_t len) {
 }
 
 int StreamModeCtx::set_ctx_params(const OSSL_PARAM params[]) {
-    if (!CipherCtx::set_ctx_params(params)) return 0;
+    if (!ClassicCtx::set_ctx_params(params)) return 0;
     const OSSL_PARAM* p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_USE_BITS);
     if (p != nullptr) {
         unsigned int bits;
@@ -164,8 +164,12 @@ int StreamModeCtx::set_ctx_params(const OSSL_PARAM params[]) {
 
 } // namespace
 
-CipherCtx* new_stream_mode_ctx(const ProvCtx* prov, const AlgorithmRow& row) {
-    return new (std::nothrow) StreamModeCtx(prov, row);
-}
+const ModeOps kStreamModeOps = {
+    [](const ProvCtx* prov, const AlgorithmRow& row) -> CipherCtx* {
+        return new (std::nothrow) StreamModeCtx(prov, row);
+    },
+    &ClassicCtx::gettable_params,
+    &ClassicCtx::settable_params,
+};
 
 } // namespace hwc

@@ -95,10 +95,10 @@ struct Row {
         return algorithm_get_params(row, params);
     }
     static const OSSL_PARAM* gettable_ctx_params(void*, void*) noexcept {
-        return ctx_gettable_params(row);
+        return mode_ops(row.mode).gettable_ctx_params();
     }
     static const OSSL_PARAM* settable_ctx_params(void*, void*) noexcept {
-        return ctx_settable_params(row);
+        return mode_ops(row.mode).settable_ctx_params();
     }
 
     static inline const OSSL_DISPATCH table[] = {
