@@ -19,7 +19,15 @@
 namespace hwc {
 
 // Modes as the provider implements them.
-enum class Mode : uint8_t { ecb, cbc, cbc_cts, cfb, cfb1, cfb8, ofb, ctr };
+enum class Mode : uint8_t {
+    ecb, cbc, cbc_cts, cfb, cfb1, cfb8, ofb, ctr,            // classic
+    gcm, ccm, ocb, siv, gcm_siv,                             // AEAD
+    xts,                                                     // disk
+    wrap, wrap_pad, wrap_inv, wrap_pad_inv,                  // key wrap (RFC 3394 / 5649)
+};
+
+// EVP_CIPH_GCM_SIV_MODE arrived in OpenSSL 3.2; its value is fixed.
+inline constexpr unsigned kEvpGcmSivMode = 0x10005;
 
 // What OpenSSL is told about a mode (algorithm parameters and the EVP flags
 // derived from them). CBC-CTS reports CBC and CFB1/CFB8 report CFB, as the
@@ -32,18 +40,30 @@ struct ModeTraits {
     bool aead;
     bool custom_iv;
     bool cts;
+    bool raw_cipher; // offers OSSL_FUNC_CIPHER_CIPHER (EVP_CIPH_FLAG_CUSTOM_CIPHER)
 };
 
 constexpr ModeTraits mode_traits(Mode m) {
     switch (m) {
-    case Mode::ecb: return {EVP_CIPH_ECB_MODE, 1, 0, 16, false, false, false};
-    case Mode::cbc: return {EVP_CIPH_CBC_MODE, 1, 16, 16, false, false, false};
-    case Mode::cbc_cts: return {EVP_CIPH_CBC_MODE, 1, 16, 16, false, false, true};
+    //                              keys iv  blk  aead   cust.iv cts    raw
+    case Mode::ecb: return {EVP_CIPH_ECB_MODE, 1, 0, 16, false, false, false, true};
+    case Mode::cbc: return {EVP_CIPH_CBC_MODE, 1, 16, 16, false, false, false, true};
+    case Mode::cbc_cts: return {EVP_CIPH_CBC_MODE, 1, 16, 16, false, false, true, true};
     case Mode::cfb:
     case Mode::cfb1:
-    case Mode::cfb8: return {EVP_CIPH_CFB_MODE, 1, 16, 1, false, false, false};
-    case Mode::ofb: return {EVP_CIPH_OFB_MODE, 1, 16, 1, false, false, false};
-    case Mode::ctr: return {EVP_CIPH_CTR_MODE, 1, 16, 1, false, false, false};
+    case Mode::cfb8: return {EVP_CIPH_CFB_MODE, 1, 16, 1, false, false, false, true};
+    case Mode::ofb: return {EVP_CIPH_OFB_MODE, 1, 16, 1, false, false, false, true};
+    case Mode::ctr: return {EVP_CIPH_CTR_MODE, 1, 16, 1, false, false, false, true};
+    case Mode::gcm: return {EVP_CIPH_GCM_MODE, 1, 12, 1, true, true, false, true};
+    case Mode::ccm: return {EVP_CIPH_CCM_MODE, 1, 12, 1, true, true, false, true};
+    case Mode::ocb: return {EVP_CIPH_OCB_MODE, 1, 12, 16, true, true, false, true};
+    case Mode::siv: return {EVP_CIPH_SIV_MODE, 2, 0, 1, true, true, false, true};
+    case Mode::gcm_siv: return {kEvpGcmSivMode, 1, 12, 1, true, true, false, true};
+    case Mode::xts: return {EVP_CIPH_XTS_MODE, 2, 16, 1, false, true, false, true};
+    case Mode::wrap:
+    case Mode::wrap_inv: return {EVP_CIPH_WRAP_MODE, 1, 8, 8, false, true, false, false};
+    case Mode::wrap_pad:
+    case Mode::wrap_pad_inv: return {EVP_CIPH_WRAP_MODE, 1, 4, 8, false, true, false, false};
     }
     return {};
 }
@@ -118,6 +138,60 @@ inline constexpr AlgorithmRow kCatalogue[] = {
     {"TWOFISH-256-CFB1", Family::twofish, 256, Mode::cfb1},
     {"TWOFISH-256-CFB8", Family::twofish, 256, Mode::cfb8},
     {"TWOFISH-256-CTR", Family::twofish, 256, Mode::ctr},
+
+    // Authenticated, disk and key-wrap modes (AES-192-XTS does not exist).
+    {"AES-128-GCM:id-aes128-GCM:2.16.840.1.101.3.4.1.6", Family::aes, 128, Mode::gcm},
+    {"AES-128-CCM:id-aes128-CCM:2.16.840.1.101.3.4.1.7", Family::aes, 128, Mode::ccm},
+    {"AES-128-OCB", Family::aes, 128, Mode::ocb},
+    {"AES-128-SIV", Family::aes, 128, Mode::siv},
+    {"AES-128-GCM-SIV", Family::aes, 128, Mode::gcm_siv},
+    {"AES-128-WRAP:id-aes128-wrap:AES128-WRAP:2.16.840.1.101.3.4.1.5", Family::aes, 128, Mode::wrap},
+    {"AES-128-WRAP-PAD:id-aes128-wrap-pad:AES128-WRAP-PAD:2.16.840.1.101.3.4.1.8", Family::aes, 128, Mode::wrap_pad},
+    {"AES-128-WRAP-INV:AES128-WRAP-INV", Family::aes, 128, Mode::wrap_inv},
+    {"AES-128-WRAP-PAD-INV:AES128-WRAP-PAD-INV", Family::aes, 128, Mode::wrap_pad_inv},
+
+    {"AES-192-GCM:id-aes192-GCM:2.16.840.1.101.3.4.1.26", Family::aes, 192, Mode::gcm},
+    {"AES-192-CCM:id-aes192-CCM:2.16.840.1.101.3.4.1.27", Family::aes, 192, Mode::ccm},
+    {"AES-192-OCB", Family::aes, 192, Mode::ocb},
+    {"AES-192-SIV", Family::aes, 192, Mode::siv},
+    {"AES-192-GCM-SIV", Family::aes, 192, Mode::gcm_siv},
+    {"AES-192-WRAP:id-aes192-wrap:AES192-WRAP:2.16.840.1.101.3.4.1.25", Family::aes, 192, Mode::wrap},
+    {"AES-192-WRAP-PAD:id-aes192-wrap-pad:AES192-WRAP-PAD:2.16.840.1.101.3.4.1.28", Family::aes, 192, Mode::wrap_pad},
+    {"AES-192-WRAP-INV:AES192-WRAP-INV", Family::aes, 192, Mode::wrap_inv},
+    {"AES-192-WRAP-PAD-INV:AES192-WRAP-PAD-INV", Family::aes, 192, Mode::wrap_pad_inv},
+
+    {"AES-256-GCM:id-aes256-GCM:2.16.840.1.101.3.4.1.46", Family::aes, 256, Mode::gcm},
+    {"AES-256-CCM:id-aes256-CCM:2.16.840.1.101.3.4.1.47", Family::aes, 256, Mode::ccm},
+    {"AES-256-OCB", Family::aes, 256, Mode::ocb},
+    {"AES-256-SIV", Family::aes, 256, Mode::siv},
+    {"AES-256-GCM-SIV", Family::aes, 256, Mode::gcm_siv},
+    {"AES-256-WRAP:id-aes256-wrap:AES256-WRAP:2.16.840.1.101.3.4.1.45", Family::aes, 256, Mode::wrap},
+    {"AES-256-WRAP-PAD:id-aes256-wrap-pad:AES256-WRAP-PAD:2.16.840.1.101.3.4.1.48", Family::aes, 256, Mode::wrap_pad},
+    {"AES-256-WRAP-INV:AES256-WRAP-INV", Family::aes, 256, Mode::wrap_inv},
+    {"AES-256-WRAP-PAD-INV:AES256-WRAP-PAD-INV", Family::aes, 256, Mode::wrap_pad_inv},
+
+    {"AES-128-XTS:1.3.111.2.1619.0.1.1", Family::aes, 128, Mode::xts},
+    {"AES-256-XTS:1.3.111.2.1619.0.1.2", Family::aes, 256, Mode::xts},
+
+    {"SM4-GCM:1.2.156.10197.1.104.8", Family::sm4, 128, Mode::gcm},
+    {"SM4-CCM:1.2.156.10197.1.104.9", Family::sm4, 128, Mode::ccm},
+    {"SM4-OCB", Family::sm4, 128, Mode::ocb},
+    {"SM4-XTS:1.2.156.10197.1.104.10", Family::sm4, 128, Mode::xts},
+
+    {"TWOFISH-128-GCM", Family::twofish, 128, Mode::gcm},
+    {"TWOFISH-128-CCM", Family::twofish, 128, Mode::ccm},
+    {"TWOFISH-128-OCB", Family::twofish, 128, Mode::ocb},
+
+    {"TWOFISH-192-GCM", Family::twofish, 192, Mode::gcm},
+    {"TWOFISH-192-CCM", Family::twofish, 192, Mode::ccm},
+    {"TWOFISH-192-OCB", Family::twofish, 192, Mode::ocb},
+
+    {"TWOFISH-256-GCM", Family::twofish, 256, Mode::gcm},
+    {"TWOFISH-256-CCM", Family::twofish, 256, Mode::ccm},
+    {"TWOFISH-256-OCB", Family::twofish, 256, Mode::ocb},
+
+    {"TWOFISH-128-XTS", Family::twofish, 128, Mode::xts},
+    {"TWOFISH-256-XTS", Family::twofish, 256, Mode::xts},
 };
 
 inline constexpr size_t kCatalogueSize = sizeof(kCatalogue) / sizeof(kCatalogue[0]);

@@ -28,12 +28,23 @@ const ModeOps& mode_ops(Mode m) {
     case Mode::cfb8:
     case Mode::ofb:
     case Mode::ctr: return kStreamModeOps;
+    case Mode::gcm: return kGcmModeOps;
+    case Mode::ccm: return kCcmModeOps;
+    case Mode::ocb: return kOcbModeOps;
+    case Mode::siv: return kSivModeOps;
+    case Mode::gcm_siv: return kGcmSivModeOps;
+    case Mode::xts: return kXtsModeOps;
+    case Mode::wrap:
+    case Mode::wrap_pad:
+    case Mode::wrap_inv:
+    case Mode::wrap_pad_inv: return kWrapModeOps;
     }
     return kBlockModeOps; // unreachable: every Mode is listed above
 }
 
 CipherCtx* CipherCtx::create(const ProvCtx* prov, const AlgorithmRow& row) {
-    return mode_ops(row.mode).create(prov, row);
+    const ModeOps& ops = mode_ops(row.mode);
+    return ops.create != nullptr ? ops.create(prov, row) : nullptr;
 }
 
 int algorithm_get_params(const AlgorithmRow& row, OSSL_PARAM params[]) {

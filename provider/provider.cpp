@@ -14,6 +14,7 @@
 #include "cores/cpu.h"
 #include "cores/registry.h"
 #include "provider/catalogue.h"
+#include "provider/cipher_ctx.h"
 #include "provider/dispatch/cipher_dispatch.h"
 #include "provider/errors.h"
 #include "provider/provider.h"
@@ -85,6 +86,7 @@ void build_algorithm_table(ProvCtx& p) {
     std::string name;
     for (size_t i = 0; i < kCatalogueSize; ++i) {
         const AlgorithmRow& row = kCatalogue[i];
+        if (mode_ops(row.mode).create == nullptr) continue; // mode not implemented yet
         const BlockCore* core = p.cores.for_family(row.family);
         p.properties[i] = std::string("provider=hwcipher,hwcipher.accel=") +
                           (core->hardware ? "yes" : "no");

@@ -95,10 +95,12 @@ struct Row {
         return algorithm_get_params(row, params);
     }
     static const OSSL_PARAM* gettable_ctx_params(void*, void*) noexcept {
-        return mode_ops(row.mode).gettable_ctx_params();
+        const ModeOps& ops = mode_ops(row.mode);
+        return ops.gettable_ctx_params != nullptr ? ops.gettable_ctx_params() : nullptr;
     }
     static const OSSL_PARAM* settable_ctx_params(void*, void*) noexcept {
-        return mode_ops(row.mode).settable_ctx_params();
+        const ModeOps& ops = mode_ops(row.mode);
+        return ops.settable_ctx_params != nullptr ? ops.settable_ctx_params() : nullptr;
     }
 
     static inline const OSSL_DISPATCH table[] = {
@@ -109,13 +111,16 @@ struct Row {
         {OSSL_FUNC_CIPHER_DECRYPT_INIT, as_fn(&decrypt_init)},
         {OSSL_FUNC_CIPHER_UPDATE, as_fn(&update)},
         {OSSL_FUNC_CIPHER_FINAL, as_fn(&final)},
-        {OSSL_FUNC_CIPHER_CIPHER, as_fn(&cipher)},
         {OSSL_FUNC_CIPHER_GET_PARAMS, as_fn(&get_params)},
         {OSSL_FUNC_CIPHER_GET_CTX_PARAMS, as_fn(&get_ctx_params)},
         {OSSL_FUNC_CIPHER_SET_CTX_PARAMS, as_fn(&set_ctx_params)},
         {OSSL_FUNC_CIPHER_GETTABLE_PARAMS, as_fn(&gettable_params)},
         {OSSL_FUNC_CIPHER_GETTABLE_CTX_PARAMS, as_fn(&gettable_ctx_params)},
         {OSSL_FUNC_CIPHER_SETTABLE_CTX_PARAMS, as_fn(&settable_ctx_params)},
+        // Last, so modes without a raw EVP_Cipher() path (key wrap, as in
+        // OpenSSL) end the table one entry early.
+        mode_traits(row.mode).raw_cipher ? OSSL_DISPATCH{OSSL_FUNC_CIPHER_CIPHER, as_fn(&cipher)}
+                                         : OSSL_DISPATCH{0, nullptr},
         {0, nullptr},
     };
 };
