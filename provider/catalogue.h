@@ -11,6 +11,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string_view>
 
 #include <openssl/evp.h>
 
@@ -195,6 +196,10 @@ inline constexpr AlgorithmRow kCatalogue[] = {
 };
 
 inline constexpr size_t kCatalogueSize = sizeof(kCatalogue) / sizeof(kCatalogue[0]);
+
+// The row any of whose names (primary, alias or OID) equals `name`, ignoring
+// ASCII case; nullptr when none does.
+const AlgorithmRow* find_algorithm(std::string_view name);
 
 // Key length in bytes as OpenSSL sees it (both halves for XTS and SIV).
 constexpr size_t key_bytes(const AlgorithmRow& row) {

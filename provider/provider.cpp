@@ -16,6 +16,7 @@
 #include "provider/catalogue.h"
 #include "provider/cipher_ctx.h"
 #include "provider/dispatch/cipher_dispatch.h"
+#include "provider/dispatch/mac_dispatch.h"
 #include "provider/errors.h"
 #include "provider/provider.h"
 #include "provider/upcalls.h"
@@ -95,11 +96,22 @@ void build_algorithm_table(ProvCtx& p) {
                              p.descriptions[i].c_str()});
     }
     p.ciphers.push_back({nullptr, nullptr, nullptr, nullptr});
+
+    p.macs.clear();
+    for (size_t i = 0; i < kMacCount; ++i) {
+        if (kMacs[i]->create == nullptr) continue; // not implemented yet
+        p.macs.push_back({kMacs[i]->names, "provider=hwcipher", mac_dispatch(i), nullptr});
+    }
+    p.macs.push_back({nullptr, nullptr, nullptr, nullptr});
 }
 
 // --- provider-level dispatch ---------------------------------------------------
 
-void teardown(void* provctx) noexcept { delete static_cast<ProvCtx*>(provctx); }
+void teardown(void* provctx) noexcept {
+    auto* p = static_cast<ProvCtx*>(provctx);
+    OSSL_LIB_CTX_free(p->libctx);
+    delete p;
+}
 
 const OSSL_PARAM* gettable_params(void*) noexcept {
     static const OSSL_PARAM list[] = {
@@ -138,7 +150,9 @@ int get_params(void* provctx, OSSL_PARAM params[]) noexcept {
 
 const OSSL_ALGORITHM* query_operation(void* provctx, int operation_id, int* no_store) noexcept {
     *no_store = 0; // the table lives until teardown
-    if (operation_id == OSSL_OP_CIPHER) return static_cast<ProvCtx*>(provctx)->ciphers.data();
+    auto* p = static_cast<ProvCtx*>(provctx);
+    if (operation_id == OSSL_OP_CIPHER) return p->ciphers.data();
+    if (operation_id == OSSL_OP_MAC) return p->macs.size() > 1 ? p->macs.data() : nullptr;
     return nullptr;
 }
 
@@ -170,6 +184,13 @@ OSSL_provider_init(const OSSL_CORE_HANDLE* handle, const OSSL_DISPATCH* in,
         take_upcalls(in);
         auto* p = new ProvCtx;
         p->handle = handle;
+        // A child library context reaches the loading application's providers
+        // (for randomness: generated GCM IVs, TLS nonces) without recursion.
+        p->libctx = OSSL_LIB_CTX_new_child(handle, in);
+        if (p->libctx == nullptr) {
+            delete p;
+            return 0;
+        }
         p->cpu_features = detect_cpu_features();
 
         std::string error;
@@ -177,6 +198,7 @@ OSSL_provider_init(const OSSL_CORE_HANDLE* handle, const OSSL_DISPATCH* in,
         if (!select_cores(p->cpu_features, spec.c_str(), p->cores, error)) {
             HWC_RAISE(p, kErrInvalidParam, "HWCIPHER_CORES=\"%s\": %s", spec.c_str(),
                       error.c_str());
+            OSSL_LIB_CTX_free(p->libctx);
             delete p;
             return 0;
         }

@@ -5,6 +5,7 @@
 
 #include <openssl/core.h>
 #include <openssl/core_dispatch.h>
+#include <openssl/crypto.h>
 
 #include <string>
 #include <vector>
@@ -15,12 +16,14 @@ namespace hwc {
 
 struct ProvCtx {
     const OSSL_CORE_HANDLE* handle = nullptr;
+    OSSL_LIB_CTX* libctx = nullptr;          // child of the loading library context (RAND)
     uint32_t cpu_features = 0;
     CoreSelection cores{};
     std::string core_report;                 // "aes=aes-portable,sm4=...,twofish=..."
     std::vector<std::string> properties;     // per catalogue row, kept alive for `ciphers`
     std::vector<std::string> descriptions;   // per catalogue row
     std::vector<OSSL_ALGORITHM> ciphers;     // nullptr-terminated OSSL_OP_CIPHER table
+    std::vector<OSSL_ALGORITHM> macs;        // nullptr-terminated OSSL_OP_MAC table
 };
 
 } // namespace hwc
