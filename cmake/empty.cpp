@@ -1,0 +1,1 @@
+// Placeholder compiled when a target has no sources yet (see CMakeLists.txt).

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Configure and build one named build of hwcipher in build/<name>.
+#
+#   scripts/build.sh <native|sanitize|aarch64|s390x> [--target T] [extra cmake args...]
+#
+# Cross builds prepare their sysroot first (scripts/sysroot.sh). Does not
+# install packages: run scripts/deps.sh first (scripts/test.sh does).
+set -euo pipefail
+
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$repo"
+JOBS=${HWCIPHER_JOBS:-2}
+
+name=${1:?usage: $0 <native|sanitize|aarch64|s390x> [--target T] [cmake args...]}
+shift
+target=()
+if [[ "${1:-}" == "--target" ]]; then
+    target=(--target "$2")
+    shift 2
+fi
+
+case "$name" in
+    native)   args=(-DCMAKE_BUILD_TYPE=Release -DHWCIPHER_WERROR=ON) ;;
+    sanitize) args=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DHWCIPHER_SANITIZE=ON) ;;
+    aarch64|s390x)
+        bash scripts/sysroot.sh "$name"
+        args=(-DCMAKE_BUILD_TYPE=Release
+              "-DCMAKE_TOOLCHAIN_FILE=$repo/cmake/toolchain-$name.cmake"
+              "-DHWCIPHER_SYSROOT=${HWCIPHER_SYSROOT:-$repo/build/sysroot-$name}") ;;
+    *) echo "build.sh: unknown build '$name' (native, sanitize, aarch64, s390x)" >&2; exit 2 ;;
+esac
+
+cmake -S . -B "build/$name" "${args[@]}" "$@"
+cmake --build "build/$name" -j"$JOBS" "${target[@]}"

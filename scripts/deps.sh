@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Install everything hwcipher needs to build and test (Debian 12, run as root).
+# Idempotent: does nothing when every package is already installed, and runs
+# `apt-get update` only when a package cannot be found in the current lists.
+#
+#   scripts/deps.sh            # host toolchain + cross compilers + QEMU
+#   scripts/deps.sh --native   # only what a native build/test needs
+set -euo pipefail
+
+native_only=0
+[[ "${1:-}" == "--native" ]] && native_only=1
+
+pkgs=(
+    cmake make g++ pkg-config
+    libssl-dev openssl
+    libgtest-dev googletest
+    libgcrypt20-dev
+)
+if (( ! native_only )); then
+    pkgs+=(qemu-user g++-aarch64-linux-gnu g++-s390x-linux-gnu dpkg-dev)
+fi
+
+missing=()
+for p in "${pkgs[@]}"; do
+    if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+        missing+=("$p")
+    fi
+done
+if (( ${#missing[@]} == 0 )); then
+    echo "deps: all ${#pkgs[@]} packages present"
+    exit 0
+fi
+
+echo "deps: installing ${missing[*]}"
+SUDO=()
+(( EUID == 0 )) || SUDO=(sudo)
+export DEBIAN_FRONTEND=noninteractive
+
+# Another apt/dpkg may hold the lock for a while (unattended jobs, other
+# sessions): apt-get waits for it by itself with DPkg::Lock::Timeout.
+apt_get() {
+    "${SUDO[@]}" apt-get -y -q -o DPkg::Lock::Timeout=600 "$@"
+}
+
+need_update=0
+for p in "${missing[@]}"; do
+    if ! apt-cache show --no-all-versions "$p" >/dev/null 2>&1; then
+        need_update=1
+        break
+    fi
+done
+(( need_update )) && apt_get update
+if ! apt_get install --no-install-recommends "${missing[@]}"; then
+    # Stale lists (404 on a superseded version): refresh once and retry.
+    apt_get update
+    apt_get install --no-install-recommends "${missing[@]}"
+fi

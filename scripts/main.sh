@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# THE main job: build hwcipher natively and show it at work next to OpenSSL's
+# default provider.
+#   1. `openssl speed` per cipher, hwcipher (propquery provider=hwcipher) vs
+#      default (provider=default), one table;
+#   2. a Twofish `openssl enc` round trip through the repository's config
+#      test/openssl-cnf/prefer-hwcipher.cnf.
+# Exits non-zero if hwcipher could not serve a cipher or the round trip failed.
+set -euo pipefail
+
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$repo"
+export DEBIAN_FRONTEND=noninteractive
+
+bash scripts/deps.sh --native
+bash scripts/build.sh native --target hwcipher
+mod=$repo/build/native
+[[ -f "$mod/hwcipher.so" ]] || { echo "main.sh: $mod/hwcipher.so was not built" >&2; exit 1; }
+
+OPENSSL=${OPENSSL:-openssl}
+SECONDS_PER_RUN=${HWCIPHER_SPEED_SECONDS:-1}
+BYTES=16384
+status=0
+
+echo
+echo "== $("$OPENSSL" version) | hwcipher $(sed -nE 's/^project\(hwcipher VERSION ([0-9.]+).*/\1/p' CMakeLists.txt) | $(uname -m)"
+
+# Bytes per second of one `openssl speed` run, or nothing when it failed
+# (e.g. the provider asked for has no such cipher).
+speed() { # <propquery> <cipher>
+    local out
+    out=$(env -u OPENSSL_CONF "$OPENSSL" speed -mr -seconds "$SECONDS_PER_RUN" -bytes "$BYTES" \
+              -provider-path "$mod" -provider hwcipher -provider default \
+              -propquery "$1" -evp "$2" 2>/dev/null) || return 0
+    awk -F: '/^\+F:/ { print $4; exit }' <<< "$out"
+}
+mbps() { [[ -n "$1" ]] && awk -v b="$1" 'BEGIN { printf "%.1f", b / 1e6 }' || echo "n/a"; }
+
+echo
+echo "== openssl speed -evp <cipher> -bytes $BYTES -seconds $SECONDS_PER_RUN (encrypt, MB/s)"
+printf '%-17s %14s %14s %9s\n' cipher hwcipher default speedup
+printf '%-17s %14s %14s %9s\n' ----------------- -------------- -------------- ---------
+for cipher in aes-128-ctr aes-128-cbc sm4-cbc twofish-256-cbc; do
+    hw=$(speed provider=hwcipher "$cipher")
+    def=""
+    [[ "$cipher" == twofish-* ]] || def=$(speed provider=default "$cipher")
+    ratio="-"
+    [[ -n "$hw" && -n "$def" ]] && ratio=$(awk -v a="$hw" -v b="$def" 'BEGIN { printf "%.2fx", a / b }')
+    [[ "$cipher" == twofish-* && -z "$def" ]] && def_txt="(none)" || def_txt=$(mbps "$def")
+    printf '%-17s %14s %14s %9s\n' "$cipher" "$(mbps "$hw")" "$def_txt" "$ratio"
+    [[ -n "$hw" ]] || { echo "   ^ hwcipher did not serve $cipher" >&2; status=1; }
+done
+
+echo
+echo "== Twofish round trip with OPENSSL_CONF=test/openssl-cnf/prefer-hwcipher.cnf"
+export OPENSSL_CONF=$repo/test/openssl-cnf/prefer-hwcipher.cnf
+export OPENSSL_MODULES=$mod
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+printf 'Twofish through hwcipher: the quick brown fox jumps over the lazy dog.\n' > "$tmp/plain.txt"
+run() { echo "+ ${*//$tmp\//}"; "$@"; }
+if run "$OPENSSL" enc -e -twofish-256-cbc -pbkdf2 -pass pass:hwcipher-demo -in "$tmp/plain.txt" -out "$tmp/cipher.bin" &&
+   run "$OPENSSL" enc -d -twofish-256-cbc -pbkdf2 -pass pass:hwcipher-demo -in "$tmp/cipher.bin" -out "$tmp/back.txt"; then
+    echo "ciphertext ($(stat -c %s "$tmp/cipher.bin") bytes): $(od -An -tx1 -N32 "$tmp/cipher.bin" | tr -d ' \n')..."
+    echo "decrypted : $(cat "$tmp/back.txt")"
+    if cmp -s "$tmp/plain.txt" "$tmp/back.txt"; then
+        echo "round trip: OK, plaintext recovered"
+    else
+        echo "round trip: FAILED, plaintext differs"; status=1
+    fi
+else
+    echo "round trip: FAILED, openssl enc failed"; status=1
+fi
+echo
+echo "providers loaded by the config:"
+"$OPENSSL" list -providers | sed 's/^/  /'
+echo "who serves TWOFISH-256-CBC (the provider after '@'):"
+"$OPENSSL" list -cipher-algorithms -select TWOFISH-256-CBC 2>&1 | sed -n '/Provided:/,$p' | sed 's/^/  /'
+exit $status
