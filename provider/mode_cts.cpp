@@ -62,11 +62,12 @@ int CtsModeCtx::update(uint8_t* out, size_t* outl, size_t outsize, const uint8_t
                        size_t inl) {
     *outl = 0;
     if (!ready()) return 0;
-    if (inl == 0) return 1; // nothing to do, and the one update is still to come
     if (updated_) {
         HWC_RAISE(prov_, kErrCtsOneShot);
         return 0;
     }
+    // The one update is the whole message, so an empty one is a message
+    // shorter than a block: refused, as by OpenSSL's default provider.
     if (inl < kBlockSize) {
         HWC_RAISE(prov_, kErrCtsTooShort, "got %zu bytes", inl);
         return 0;
