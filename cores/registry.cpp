@@ -31,7 +31,17 @@ constexpr const BlockCore* kTwofishCores[] = {
     &portable::twofish,
 };
 
+// GHASH cores, best first, portable last (same rule as the block families).
+constexpr const GhashCore* kGhashCores[] = {
+    &portable::ghash,
+};
+
 constexpr Family kFamilies[] = {Family::aes, Family::sm4, Family::twofish};
+
+// HWCIPHER_CORES family names: the block families, then "ghash" (index 3).
+constexpr int kGhashIndex = 3;
+constexpr int kSpecFamilies = 4;
+constexpr const char* kFamilyList = "(families: aes, sm4, twofish, ghash)";
 
 // ---- parsing helpers -------------------------------------------------------
 
@@ -70,6 +80,14 @@ const BlockCore* portable_core(Family f) { return cores_for(f).back(); }
 
 std::string quoted(std::string_view s) { return "'" + std::string(s) + "'"; }
 
+bool usable(const GhashCore& c, uint32_t features) { return (c.needs & ~features) == 0; }
+
+const GhashCore* best_ghash(uint32_t features) {
+    for (const GhashCore* c : ghash_cores())
+        if (usable(*c, features)) return c;
+    return ghash_cores().back(); // unreachable: the portable core needs nothing
+}
+
 std::string missing_features(uint32_t missing) {
     std::string out;
     for (unsigned i = 0; i < kCpuFeatureCount; ++i)
@@ -102,6 +120,12 @@ const BlockCore* resolve(Family f, std::string_view choice, uint32_t features,
                         family_name(other) + " core, not " + family_name(f);
                 return nullptr;
             }
+    for (const GhashCore* c : ghash_cores())
+        if (iequals(choice, c->name)) {
+            error = std::string("HWCIPHER_CORES: core ") + quoted(c->name) +
+                    " is a ghash core, not " + family_name(f);
+            return nullptr;
+        }
     error = "HWCIPHER_CORES: unknown core " + quoted(choice) + " for " + family_name(f) +
             " (known: portable, best";
     for (const BlockCore* c : cores_for(f)) error += std::string(", ") + c->name;
@@ -109,7 +133,35 @@ const BlockCore* resolve(Family f, std::string_view choice, uint32_t features,
     return nullptr;
 }
 
+// The same for the GHASH family.
+const GhashCore* resolve_ghash(std::string_view choice, uint32_t features, std::string& error) {
+    if (iequals(choice, "portable")) return ghash_cores().back();
+    if (iequals(choice, "best")) return best_ghash(features);
+    for (const GhashCore* c : ghash_cores()) {
+        if (!iequals(choice, c->name)) continue;
+        if (!usable(*c, features)) {
+            error = "HWCIPHER_CORES: core " + quoted(c->name) +
+                    " cannot run on this CPU: missing " + missing_features(c->needs & ~features);
+            return nullptr;
+        }
+        return c;
+    }
+    for (Family other : kFamilies)
+        for (const BlockCore* c : cores_for(other))
+            if (iequals(choice, c->name)) {
+                error = std::string("HWCIPHER_CORES: core ") + quoted(c->name) + " is a " +
+                        family_name(other) + " core, not ghash";
+                return nullptr;
+            }
+    error = "HWCIPHER_CORES: unknown core " + quoted(choice) + " for ghash (known: portable, best";
+    for (const GhashCore* c : ghash_cores()) error += std::string(", ") + c->name;
+    error += ")";
+    return nullptr;
+}
+
 } // namespace
+
+std::span<const GhashCore* const> ghash_cores() { return kGhashCores; }
 
 std::span<const BlockCore* const> cores_for(Family f) {
     switch (f) {
@@ -139,10 +191,12 @@ bool select_cores(uint32_t features, const char* override_spec, CoreSelection& o
                   std::string& error) {
     CoreSelection sel{};
     for (Family f : kFamilies) sel.core[static_cast<int>(f)] = best(f, features);
+    sel.ghash = best_ghash(features);
 
     std::string_view spec = override_spec ? override_spec : "";
-    bool explicit_set[3] = {false, false, false};
+    bool explicit_set[kSpecFamilies] = {false, false, false, false};
     const BlockCore* bare[3] = {nullptr, nullptr, nullptr};
+    const GhashCore* bare_ghash = nullptr;
     std::string_view bare_item;
 
     while (true) {
@@ -153,8 +207,8 @@ bool select_cores(uint32_t features, const char* override_spec, CoreSelection& o
             if (eq == std::string_view::npos) {
                 if (!iequals(item, "portable") && !iequals(item, "best")) {
                     error = "HWCIPHER_CORES: " + quoted(item) +
-                            " is neither 'portable', 'best' nor FAMILY=CORE "
-                            "(families: aes, sm4, twofish)";
+                            " is neither 'portable', 'best' nor FAMILY=CORE " +
+                            kFamilyList;
                     return false;
                 }
                 if (!bare_item.empty() && !iequals(bare_item, item)) {
@@ -165,6 +219,7 @@ bool select_cores(uint32_t features, const char* override_spec, CoreSelection& o
                 bare_item = item;
                 for (Family f : kFamilies)
                     bare[static_cast<int>(f)] = resolve(f, item, features, error);
+                bare_ghash = resolve_ghash(item, features, error);
             } else {
                 const std::string_view fam = trim(item.substr(0, eq));
                 const std::string_view choice = trim(item.substr(eq + 1));
@@ -175,10 +230,31 @@ bool select_cores(uint32_t features, const char* override_spec, CoreSelection& o
                 int idx = -1;
                 for (Family f : kFamilies)
                     if (iequals(fam, family_name(f))) idx = static_cast<int>(f);
+                if (iequals(fam, "ghash")) idx = kGhashIndex;
                 if (idx < 0) {
-                    error = "HWCIPHER_CORES: unknown family " + quoted(fam) +
-                            " (families: aes, sm4, twofish)";
+                    error = "HWCIPHER_CORES: unknown family " + quoted(fam) + " " + kFamilyList;
                     return false;
+                }
+                if (idx == kGhashIndex) {
+                    if (choice.empty()) {
+                        error = "HWCIPHER_CORES: no core given after 'ghash='";
+                        return false;
+                    }
+                    if (choice.find('=') != std::string_view::npos) {
+                        error = "HWCIPHER_CORES: " + quoted(item) + " has more than one '='";
+                        return false;
+                    }
+                    if (explicit_set[idx]) {
+                        error = "HWCIPHER_CORES: family 'ghash' given more than once";
+                        return false;
+                    }
+                    const GhashCore* g = resolve_ghash(choice, features, error);
+                    if (!g) return false;
+                    sel.ghash = g;
+                    explicit_set[idx] = true;
+                    if (comma == std::string_view::npos) break;
+                    spec.remove_prefix(comma + 1);
+                    continue;
                 }
                 const Family f = kFamilies[idx];
                 if (choice.empty()) {
@@ -207,6 +283,7 @@ bool select_cores(uint32_t features, const char* override_spec, CoreSelection& o
 
     for (int i = 0; i < 3; ++i)
         if (!explicit_set[i] && bare[i]) sel.core[i] = bare[i];
+    if (!explicit_set[kGhashIndex] && bare_ghash) sel.ghash = bare_ghash;
     out = sel;
     error.clear();
     return true;

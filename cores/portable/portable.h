@@ -10,11 +10,14 @@
 #pragma once
 
 #include "cores/core.h"
+#include "cores/ghash.h"
 
 namespace hwc::portable {
 
 extern const BlockCore aes;      // "aes-portable": AES-128/192/256, bitsliced, 4 blocks per batch
 extern const BlockCore sm4;      // "sm4-portable": SM4, bitsliced, 16 blocks per batch
 extern const BlockCore twofish;  // "twofish-portable": table-driven, not constant-time
+
+extern const GhashCore ghash;    // "ghash-portable": multiply-based, constant-time (ghash_ct.cpp)
 
 } // namespace hwc::portable
