@@ -30,6 +30,12 @@ void cfb8(const BlockCore& c, const KeySchedule& ks, uint8_t iv[kBlockSize],
           const uint8_t* in, uint8_t* out, size_t nbytes, bool encrypt);
 void cfb1(const BlockCore& c, const KeySchedule& ks, uint8_t iv[kBlockSize],
           const uint8_t* in, uint8_t* out, size_t nbits, bool encrypt);
+
+// CBC-MAC over whole blocks (CMAC, S2V): `iv` is the chaining value, updated
+// in place; no ciphertext is kept. Uses the core's cbc_encrypt when it has one
+// (cores/portable/generic_cmac.cpp).
+void cbc_mac(const BlockCore& c, const KeySchedule& ks, uint8_t iv[kBlockSize],
+             const uint8_t* in, size_t nblocks);
 } // namespace generic
 
 inline void ecb_encrypt(const BlockCore& c, const KeySchedule& ks, const uint8_t* in,
@@ -66,6 +72,37 @@ inline void ctr(const BlockCore& c, const KeySchedule& ks, uint8_t iv[kBlockSize
                  const uint8_t* in, uint8_t* out, size_t n) {
     if (c.ctr) c.ctr(ks, iv, in, out, n);
     else generic::ctr(c, ks, iv, in, out, n);
+}
+
+// XTS (IEEE 1619 / SP 800-38E) over whole blocks of one data unit
+// (cores/portable/generic_xts.cpp). `tweak` is the running tweak, already
+// encrypted under the tweak key: read on entry, multiplied by alpha once per
+// block and written back, so the next call continues the data unit.
+// Ciphertext stealing for a partial last block is the caller's (it needs the
+// tweak one step ahead: xts_mul_alpha). The GB variants use the GB/T
+// 17964-2021 tweak update (SM4-XTS "xts_standard"="GB"): the same field, but
+// in bit-reflected order (shift right, reduce with 0xE1 into byte 0) instead
+// of IEEE's little-endian shift left with 0x87.
+namespace generic {
+void xts_encrypt(const BlockCore& c, const KeySchedule& ks, uint8_t tweak[kBlockSize],
+                 const uint8_t* in, uint8_t* out, size_t nblocks);
+void xts_decrypt(const BlockCore& c, const KeySchedule& ks, uint8_t tweak[kBlockSize],
+                 const uint8_t* in, uint8_t* out, size_t nblocks);
+void xts_gb_encrypt(const BlockCore& c, const KeySchedule& ks, uint8_t tweak[kBlockSize],
+                    const uint8_t* in, uint8_t* out, size_t nblocks);
+void xts_gb_decrypt(const BlockCore& c, const KeySchedule& ks, uint8_t tweak[kBlockSize],
+                    const uint8_t* in, uint8_t* out, size_t nblocks);
+void xts_mul_alpha(uint8_t tweak[kBlockSize], bool gb);
+} // namespace generic
+
+// No core has an XTS slot yet; when one does, these choose it as above.
+inline void xts_encrypt(const BlockCore& c, const KeySchedule& ks, uint8_t tweak[kBlockSize],
+                        const uint8_t* in, uint8_t* out, size_t n) {
+    generic::xts_encrypt(c, ks, tweak, in, out, n);
+}
+inline void xts_decrypt(const BlockCore& c, const KeySchedule& ks, uint8_t tweak[kBlockSize],
+                        const uint8_t* in, uint8_t* out, size_t n) {
+    generic::xts_decrypt(c, ks, tweak, in, out, n);
 }
 
 } // namespace hwc
