@@ -1,10 +1,486 @@
 // SPDX-License-Identifier: Apache-2.0
-// OCB (RFC 7253): not implemented yet. Its catalogue rows stay out of the algorithm
-// table while `create` is nullptr.
+// OCB (RFC 7253) for AES, SM4 and Twofish: streaming AAD and data with the
+// default provider's block-granular output (only whole blocks leave update;
+// final emits the partial tail and computes or checks the tag).
+//
+// Key setup precomputes L_* = E(0), L_$ = double(L_*) and L_i = double^(i+1)
+// (L_$) for every i a 64-bit block index can need, so the per-block offset
+// step is one table XOR chosen by ntz(block index); the index is public, so
+// the lookup leaks nothing. Whole blocks go to the core's ECB kernel in
+// batches: offsets for the batch are computed first, then one
+// encrypt_blocks/decrypt_blocks call covers the batch.
+//
+// The nonce is applied lazily at the first update or final (as the default
+// provider does), because the tag length is part of it and may be set after
+// the IV. Deliberate differences from the default provider: a tag length of
+// 0 is refused when set (the default accepts it and fails later), reading
+// the tag before final fails instead of returning stale bytes, changing the
+// tag length once a message has started is refused, and EVP_Cipher() follows
+// update/final (the default provider's raw path crashes on AAD).
+#include <openssl/core_names.h>
+#include <openssl/crypto.h>
+#include <openssl/params.h>
+
+#include <bit>
+#include <cstring>
+#include <initializer_list>
+#include <new>
+
+#include "cores/modes.h"
+#include "provider/errors.h"
 #include "provider/mode_contexts.h"
+#include "provider/provider.h"
 
 namespace hwc {
 
-const ModeOps kOcbModeOps = {nullptr, nullptr, nullptr};
+namespace {
+
+constexpr size_t kLevels = 64; // ntz of any non-zero 64-bit block index
+constexpr size_t kBatch = 32;  // blocks per core call (1 KiB of stack for offsets + data)
+
+inline void xor16(uint8_t* out, const uint8_t* a, const uint8_t* b) {
+    for (size_t i = 0; i < kBlockSize; ++i) out[i] = static_cast<uint8_t>(a[i] ^ b[i]);
+}
+
+// Multiplication by x in GF(2^128), big-endian bit order, without branches.
+void dbl(uint8_t out[kBlockSize], const uint8_t in[kBlockSize]) {
+    const uint8_t carry = static_cast<uint8_t>(0 - (in[0] >> 7));
+    for (size_t i = 0; i < kBlockSize - 1; ++i)
+        out[i] = static_cast<uint8_t>(in[i] << 1 | in[i + 1] >> 7);
+    out[kBlockSize - 1] = static_cast<uint8_t>(in[kBlockSize - 1] << 1 ^ (carry & 0x87));
+}
+
+class OcbCtx final : public CipherCtx {
+public:
+    OcbCtx(const ProvCtx* prov, const AlgorithmRow& row)
+        : prov_(prov), row_(&row), core_(prov->cores.for_family(row.family)) {
+        std::memset(&ks_, 0, sizeof ks_);
+    }
+    ~OcbCtx() override {
+        wipe(&ks_, sizeof ks_);
+        wipe(lstar_, sizeof lstar_);
+        wipe(ldollar_, sizeof ldollar_);
+        wipe(l_, sizeof l_);
+        wipe(iv_, sizeof iv_);
+        wipe(tag_, sizeof tag_);
+        wipe_message();
+    }
+
+    CipherCtx* clone() const override { return new (std::nothrow) OcbCtx(*this); }
+
+    int init(bool encrypt, const uint8_t* key, size_t keylen, const uint8_t* iv, size_t ivlen,
+             const OSSL_PARAM params[]) override;
+    int update(uint8_t* out, size_t* outl, size_t outsize, const uint8_t* in,
+               size_t inl) override;
+    int final(uint8_t* out, size_t* outl, size_t outsize) override;
+    // EVP_Cipher(): in == NULL finishes, out == NULL is AAD, as update/final.
+    int cipher(uint8_t* out, size_t* outl, size_t outsize, const uint8_t* in,
+               size_t inl) override {
+        return in == nullptr ? final(out, outl, outsize) : update(out, outl, outsize, in, inl);
+    }
+    int get_ctx_params(OSSL_PARAM params[]) override;
+    int set_ctx_params(const OSSL_PARAM params[]) override;
+
+    static const OSSL_PARAM* gettable();
+    static const OSSL_PARAM* settable();
+
+private:
+    OcbCtx(const OcbCtx&) = default;
+
+    // none: no nonce; pending: nonce given, not yet applied; active: message
+    // under way; finished: tag done, a new nonce is needed.
+    enum class IvState : uint8_t { none, pending, active, finished };
+
+    size_t key_len() const { return key_bytes(*row_); }
+    bool ready();
+    void start_message();
+    void wipe_message() {
+        wipe(offset_, sizeof offset_);
+        wipe(checksum_, sizeof checksum_);
+        wipe(aad_offset_, sizeof aad_offset_);
+        wipe(aad_sum_, sizeof aad_sum_);
+        wipe(data_buf_, sizeof data_buf_);
+        wipe(aad_buf_, sizeof aad_buf_);
+        data_len_ = aad_len_ = 0;
+        blocks_ = aad_blocks_ = 0;
+    }
+    const uint8_t* l_for(uint64_t index) const { return l_[std::countr_zero(index)]; }
+    void crypt_blocks(const uint8_t* in, uint8_t* out, size_t n);
+    void hash_blocks(const uint8_t* in, size_t n);
+
+    const ProvCtx* prov_;
+    const AlgorithmRow* row_;
+    const BlockCore* core_;
+    KeySchedule ks_;
+    bool encrypt_ = true;
+    bool key_set_ = false;
+    bool tag_set_ = false;   // decrypt: expected tag in tag_
+    bool tag_ready_ = false; // encrypt: computed tag in tag_
+    IvState iv_state_ = IvState::none;
+    size_t ivlen_ = 12;
+    size_t taglen_ = 16;
+    uint8_t iv_[kBlockSize] = {};
+    uint8_t tag_[kBlockSize] = {};
+    uint8_t lstar_[kBlockSize] = {};
+    uint8_t ldollar_[kBlockSize] = {};
+    uint8_t l_[kLevels][kBlockSize] = {};
+    // Message state: data offset and checksum, AAD offset and sum, and the
+    // partial blocks held back until more input or final.
+    uint8_t offset_[kBlockSize] = {};
+    uint8_t checksum_[kBlockSize] = {};
+    uint8_t aad_offset_[kBlockSize] = {};
+    uint8_t aad_sum_[kBlockSize] = {};
+    uint8_t data_buf_[kBlockSize] = {};
+    uint8_t aad_buf_[kBlockSize] = {};
+    size_t data_len_ = 0;
+    size_t aad_len_ = 0;
+    uint64_t blocks_ = 0;
+    uint64_t aad_blocks_ = 0;
+};
+
+int OcbCtx::init(bool encrypt, const uint8_t* key, size_t keylen, const uint8_t* iv,
+                 size_t ivlen, const OSSL_PARAM params[]) {
+    encrypt_ = encrypt;
+    tag_ready_ = false;
+    wipe_message();
+    // A message under way restarts; a finished one still needs a new nonce.
+    if (iv_state_ == IvState::active) iv_state_ = IvState::pending;
+    if (!set_ctx_params(params)) return 0;
+    if (iv != nullptr) {
+        if (ivlen < 1 || ivlen > 15) {
+            HWC_RAISE(prov_, kErrInvalidIvLength, "ocb nonces are 1..15 bytes, not %zu", ivlen);
+            return 0;
+        }
+        ivlen_ = ivlen;
+        std::memcpy(iv_, iv, ivlen);
+        iv_state_ = IvState::pending;
+    }
+    if (key != nullptr) {
+        if (keylen != key_len()) {
+            HWC_RAISE(prov_, kErrInvalidKeyLength, "key length %zu, expected %zu", keylen,
+                      key_len());
+            return 0;
+        }
+        wipe(&ks_, sizeof ks_);
+        key_set_ = false;
+        if (!core_->set_key(ks_, key, keylen)) {
+            HWC_RAISE(prov_, kErrInvalidKeyLength, "core %s refused the key", core_->name);
+            return 0;
+        }
+        std::memset(lstar_, 0, sizeof lstar_);
+        ecb_encrypt(*core_, ks_, lstar_, lstar_, 1);
+        dbl(ldollar_, lstar_);
+        dbl(l_[0], ldollar_);
+        for (size_t i = 1; i < kLevels; ++i) dbl(l_[i], l_[i - 1]);
+        key_set_ = true;
+    }
+    return 1;
+}
+
+bool OcbCtx::ready() {
+    if (!key_set_) {
+        HWC_RAISE(prov_, kErrNoKeySet);
+        return false;
+    }
+    switch (iv_state_) {
+    case IvState::none: HWC_RAISE(prov_, kErrNoIvSet); return false;
+    case IvState::finished: HWC_RAISE(prov_, kErrNoIvSet, "nonce already used: set a new one"); return false;
+    case IvState::pending: start_message(); return true;
+    case IvState::active: return true;
+    }
+    return false;
+}
+
+// RFC 7253 §4.2: Offset_0 from the formatted nonce, via Ktop and Stretch.
+void OcbCtx::start_message() {
+    wipe_message();
+    uint8_t nonce[kBlockSize] = {};
+    nonce[0] = static_cast<uint8_t>((taglen_ * 8 % 128) << 1);
+    nonce[15 - ivlen_] |= 1;
+    std::memcpy(nonce + kBlockSize - ivlen_, iv_, ivlen_);
+    const unsigned bottom = nonce[15] & 0x3F;
+    nonce[15] &= 0xC0;
+    uint8_t stretch[24];
+    ecb_encrypt(*core_, ks_, nonce, stretch, 1); // Ktop
+    for (size_t i = 0; i < 8; ++i) stretch[16 + i] = static_cast<uint8_t>(stretch[i] ^ stretch[i + 1]);
+    const size_t byte = bottom / 8;
+    const unsigned bit = bottom % 8;
+    for (size_t i = 0; i < kBlockSize; ++i) {
+        offset_[i] = bit == 0 ? stretch[i + byte]
+                              : static_cast<uint8_t>(stretch[i + byte] << bit |
+                                                     stretch[i + byte + 1] >> (8 - bit));
+    }
+    wipe(stretch, sizeof stretch);
+    wipe(nonce, sizeof nonce);
+    iv_state_ = IvState::active;
+}
+
+// Whole data blocks: C_i = Offset_i ^ E(P_i ^ Offset_i) (or the inverse),
+// Checksum ^= P_i. `in == out` is allowed: every input block is read before
+// its output is written.
+void OcbCtx::crypt_blocks(const uint8_t* in, uint8_t* out, size_t n) {
+    uint8_t offs[kBatch][kBlockSize];
+    uint8_t buf[kBatch * kBlockSize];
+    while (n != 0) {
+        const size_t m = n < kBatch ? n : kBatch;
+        for (size_t j = 0; j < m; ++j) {
+            xor16(offset_, offset_, l_for(++blocks_));
+            std::memcpy(offs[j], offset_, kBlockSize);
+            if (encrypt_) xor16(checksum_, checksum_, in + j * kBlockSize);
+            xor16(buf + j * kBlockSize, in + j * kBlockSize, offset_);
+        }
+        if (encrypt_) core_->encrypt_blocks(ks_, buf, buf, m);
+        else core_->decrypt_blocks(ks_, buf, buf, m);
+        for (size_t j = 0; j < m; ++j) {
+            xor16(out + j * kBlockSize, buf + j * kBlockSize, offs[j]);
+            if (!encrypt_) xor16(checksum_, checksum_, out + j * kBlockSize);
+        }
+        in += m * kBlockSize;
+        out += m * kBlockSize;
+        n -= m;
+    }
+    wipe(buf, sizeof buf);
+    wipe(offs, sizeof offs);
+}
+
+// Whole AAD blocks: Sum ^= E(A_i ^ Offset_i).
+void OcbCtx::hash_blocks(const uint8_t* in, size_t n) {
+    uint8_t buf[kBatch * kBlockSize];
+    while (n != 0) {
+        const size_t m = n < kBatch ? n : kBatch;
+        for (size_t j = 0; j < m; ++j) {
+            xor16(aad_offset_, aad_offset_, l_for(++aad_blocks_));
+            xor16(buf + j * kBlockSize, in + j * kBlockSize, aad_offset_);
+        }
+        core_->encrypt_blocks(ks_, buf, buf, m);
+        for (size_t j = 0; j < m; ++j) xor16(aad_sum_, aad_sum_, buf + j * kBlockSize);
+        in += m * kBlockSize;
+        n -= m;
+    }
+    wipe(buf, sizeof buf);
+}
+
+int OcbCtx::update(uint8_t* out, size_t* outl, size_t outsize, const uint8_t* in, size_t inl) {
+    *outl = 0;
+    if (!ready()) return 0;
+    if (inl == 0) return 1;
+    const bool aad = out == nullptr;
+    uint8_t* buf = aad ? aad_buf_ : data_buf_;
+    size_t& held = aad ? aad_len_ : data_len_;
+    const size_t produced = (held + inl) / kBlockSize * kBlockSize;
+    if (!aad && outsize < produced) {
+        HWC_RAISE(prov_, kErrOutputBufferTooSmall, "need %zu bytes, have %zu", produced, outsize);
+        return 0;
+    }
+    if (held != 0) { // complete the held-back block first
+        const size_t take = inl < kBlockSize - held ? inl : kBlockSize - held;
+        std::memcpy(buf + held, in, take);
+        held += take;
+        in += take;
+        inl -= take;
+        if (held < kBlockSize) return 1;
+        if (aad) {
+            hash_blocks(buf, 1);
+        } else {
+            crypt_blocks(buf, out, 1);
+            out += kBlockSize;
+        }
+        held = 0;
+    }
+    const size_t whole = inl / kBlockSize;
+    if (aad) hash_blocks(in, whole);
+    else crypt_blocks(in, out, whole);
+    held = inl % kBlockSize;
+    std::memcpy(buf, in + whole * kBlockSize, held);
+    *outl = produced;
+    return 1;
+}
+
+// RFC 7253 §4.2/§4.3: the partial blocks, then
+// Tag = E(Checksum ^ Offset ^ L_$) ^ HASH(K, A).
+int OcbCtx::final(uint8_t* out, size_t* outl, size_t outsize) {
+    *outl = 0;
+    if (!ready()) return 0;
+    if (!encrypt_ && !tag_set_) {
+        HWC_RAISE(prov_, kErrTagNotSet);
+        return 0;
+    }
+    const size_t tail = data_len_;
+    if (tail != 0 && (out == nullptr || outsize < tail)) {
+        HWC_RAISE(prov_, kErrOutputBufferTooSmall, "need %zu bytes, have %zu", tail, outsize);
+        return 0;
+    }
+    if (tail != 0) {
+        uint8_t pad[kBlockSize];
+        xor16(offset_, offset_, lstar_);
+        ecb_encrypt(*core_, ks_, offset_, pad, 1);
+        const uint8_t* plain = encrypt_ ? data_buf_ : out;
+        for (size_t i = 0; i < tail; ++i) out[i] = static_cast<uint8_t>(data_buf_[i] ^ pad[i]);
+        for (size_t i = 0; i < tail; ++i) checksum_[i] ^= plain[i];
+        checksum_[tail] ^= 0x80;
+        wipe(pad, sizeof pad);
+    }
+    if (aad_len_ != 0) {
+        uint8_t blk[kBlockSize] = {};
+        std::memcpy(blk, aad_buf_, aad_len_);
+        blk[aad_len_] = 0x80;
+        xor16(aad_offset_, aad_offset_, lstar_);
+        xor16(blk, blk, aad_offset_);
+        ecb_encrypt(*core_, ks_, blk, blk, 1);
+        xor16(aad_sum_, aad_sum_, blk);
+    }
+    uint8_t full[kBlockSize];
+    xor16(full, checksum_, offset_);
+    xor16(full, full, ldollar_);
+    ecb_encrypt(*core_, ks_, full, full, 1);
+    xor16(full, full, aad_sum_);
+    iv_state_ = IvState::finished; // never reuse the nonce
+    bool ok = true;
+    if (encrypt_) {
+        std::memcpy(tag_, full, kBlockSize);
+        tag_ready_ = true;
+    } else {
+        ok = CRYPTO_memcmp(full, tag_, taglen_) == 0;
+        tag_set_ = false;
+        wipe(tag_, sizeof tag_);
+        // Blocks released by update cannot be recalled; the tail can.
+        if (!ok && tail != 0) wipe(out, tail);
+    }
+    wipe(full, sizeof full);
+    wipe_message();
+    if (!ok) {
+        HWC_RAISE(prov_, kErrTagMismatch);
+        return 0;
+    }
+    *outl = tail;
+    return 1;
+}
+
+int OcbCtx::get_ctx_params(OSSL_PARAM params[]) {
+    if (params == nullptr) return 1;
+    OSSL_PARAM* p;
+    const struct { const char* key; size_t value; } sizes[] = {
+        {OSSL_CIPHER_PARAM_KEYLEN, key_len()},
+        {OSSL_CIPHER_PARAM_IVLEN, ivlen_},
+        {OSSL_CIPHER_PARAM_AEAD_TAGLEN, taglen_},
+    };
+    for (const auto& s : sizes) {
+        if ((p = OSSL_PARAM_locate(params, s.key)) != nullptr && !OSSL_PARAM_set_size_t(p, s.value)) {
+            HWC_RAISE(prov_, kErrInvalidParam, "%s", s.key);
+            return 0;
+        }
+    }
+    // OCB keeps no running IV: "updated-iv" is the nonce, as in the default provider.
+    for (const char* key : {OSSL_CIPHER_PARAM_IV, OSSL_CIPHER_PARAM_UPDATED_IV}) {
+        if ((p = OSSL_PARAM_locate(params, key)) != nullptr && !set_octets(p, iv_, ivlen_)) {
+            HWC_RAISE(prov_, kErrInvalidIvLength, "%s: need %zu bytes", key, ivlen_);
+            return 0;
+        }
+    }
+    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_AEAD_TAG)) != nullptr) {
+        if (p->data_type != OSSL_PARAM_OCTET_STRING || p->data == nullptr ||
+            p->data_size != taglen_) {
+            HWC_RAISE(prov_, kErrInvalidTagLength, "request exactly the %zu-byte tag", taglen_);
+            return 0;
+        }
+        if (!encrypt_ || !tag_ready_) {
+            HWC_RAISE(prov_, kErrTagNotSet, "no tag computed (finish encrypting first)");
+            return 0;
+        }
+        std::memcpy(p->data, tag_, taglen_);
+        p->return_size = taglen_;
+    }
+    return 1;
+}
+
+int OcbCtx::set_ctx_params(const OSSL_PARAM params[]) {
+    if (params == nullptr) return 1;
+    const OSSL_PARAM* p;
+    if ((p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_AEAD_TAG)) != nullptr) {
+        if (p->data_type != OSSL_PARAM_OCTET_STRING) {
+            HWC_RAISE(prov_, kErrInvalidParam, "tag must be an octet string");
+            return 0;
+        }
+        if (p->data == nullptr) {
+            if (p->data_size < 1 || p->data_size > kBlockSize) {
+                HWC_RAISE(prov_, kErrInvalidTagLength, "ocb tags are 1..16 bytes, not %zu",
+                          p->data_size);
+                return 0;
+            }
+            // The tag length is formatted into the nonce: fixed once a message runs.
+            if (iv_state_ == IvState::active && p->data_size != taglen_) {
+                HWC_RAISE(prov_, kErrInvalidTagLength, "set the tag length before the data");
+                return 0;
+            }
+            taglen_ = p->data_size;
+        } else {
+            if (encrypt_) {
+                HWC_RAISE(prov_, kErrTagNotNeeded);
+                return 0;
+            }
+            if (p->data_size != taglen_) {
+                HWC_RAISE(prov_, kErrInvalidTagLength, "expected a %zu-byte tag, got %zu",
+                          taglen_, p->data_size);
+                return 0;
+            }
+            std::memcpy(tag_, p->data, taglen_);
+            tag_set_ = true;
+        }
+    }
+    if ((p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_IVLEN)) != nullptr) {
+        size_t sz;
+        if (!OSSL_PARAM_get_size_t(p, &sz) || sz < 1 || sz > 15) {
+            HWC_RAISE(prov_, kErrInvalidIvLength, "ocb nonces are 1..15 bytes");
+            return 0;
+        }
+        if (sz != ivlen_) { // a nonce of the old length no longer applies
+            ivlen_ = sz;
+            iv_state_ = IvState::none;
+            wipe_message();
+        }
+    }
+    if ((p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_KEYLEN)) != nullptr) {
+        size_t keylen;
+        if (!OSSL_PARAM_get_size_t(p, &keylen) || keylen != key_len()) {
+            HWC_RAISE(prov_, kErrInvalidKeyLength, "key length is fixed at %zu", key_len());
+            return 0;
+        }
+    }
+    return 1;
+}
+
+// The default provider's AES-OCB lists (OpenSSL 3.0).
+const OSSL_PARAM* OcbCtx::gettable() {
+    static const OSSL_PARAM list[] = {
+        OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_KEYLEN, nullptr),
+        OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_IVLEN, nullptr),
+        OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_AEAD_TAGLEN, nullptr),
+        OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_IV, nullptr, 0),
+        OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_UPDATED_IV, nullptr, 0),
+        OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_AEAD_TAG, nullptr, 0),
+        OSSL_PARAM_END,
+    };
+    return list;
+}
+
+const OSSL_PARAM* OcbCtx::settable() {
+    static const OSSL_PARAM list[] = {
+        OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_KEYLEN, nullptr),
+        OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_AEAD_IVLEN, nullptr),
+        OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_AEAD_TAG, nullptr, 0),
+        OSSL_PARAM_END,
+    };
+    return list;
+}
+
+} // namespace
+
+const ModeOps kOcbModeOps = {
+    [](const ProvCtx* prov, const AlgorithmRow& row) -> CipherCtx* {
+        return new (std::nothrow) OcbCtx(prov, row);
+    },
+    &OcbCtx::gettable,
+    &OcbCtx::settable,
+};
 
 } // namespace hwc
