@@ -8,6 +8,7 @@
 #include <openssl/params.h>
 
 #include "provider/mode_contexts.h"
+#include "provider/provider.h"
 
 namespace hwc {
 
@@ -44,7 +45,13 @@ const ModeOps& mode_ops(Mode m) {
 
 CipherCtx* CipherCtx::create(const ProvCtx* prov, const AlgorithmRow& row) {
     const ModeOps& ops = mode_ops(row.mode);
-    return ops.create != nullptr ? ops.create(prov, row) : nullptr;
+    CipherCtx* ctx = ops.create != nullptr ? ops.create(prov, row) : nullptr;
+    if (ctx != nullptr) {
+        prov->contexts_created.fetch_add(1, std::memory_order_relaxed);
+        ctx->created_prov_ = prov; // for HWCIPHER_TRACE
+        ctx->created_row_ = &row;
+    }
+    return ctx;
 }
 
 int algorithm_get_params(const AlgorithmRow& row, OSSL_PARAM params[]) {

@@ -12,6 +12,7 @@
 
 #include "provider/errors.h"
 #include "provider/provider.h"
+#include "provider/tls_cbc.h"
 
 namespace hwc {
 
@@ -117,6 +118,17 @@ int ClassicCtx::get_ctx_params(OSSL_PARAM params[]) {
         HWC_RAISE(prov_, kErrInvalidParam, "updated-iv");
         return 0;
     }
+    // libssl asks for a pointer to the MAC of the record just decrypted; like
+    // the default provider, answer with a null pointer before there is one.
+    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_TLS_MAC)) != nullptr) {
+        const uint8_t* mac = tls_mac();
+        const bool ok = mac != nullptr ? set_octets(p, mac, tls_mac_size_)
+                                       : OSSL_PARAM_set_octet_ptr(p, nullptr, tls_mac_size_) == 1;
+        if (!ok) {
+            HWC_RAISE(prov_, kErrInvalidParam, "tls-mac");
+            return 0;
+        }
+    }
     return 1;
 }
 
@@ -149,6 +161,27 @@ int ClassicCtx::set_ctx_params(const OSSL_PARAM params[]) {
             return 0;
         }
     }
+    // TLS record parameters: every classic mode accepts them, as the default
+    // provider's do (libssl sets them on every record cipher and fails the
+    // handshake otherwise); only CBC acts on them. libssl passes the version
+    // as an int, which OSSL_PARAM_get_uint converts.
+    if ((p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_TLS_VERSION)) != nullptr) {
+        unsigned int version;
+        if (!OSSL_PARAM_get_uint(p, &version)) {
+            HWC_RAISE(prov_, kErrInvalidParam, "tls-version");
+            return 0;
+        }
+        tls_version_ = version;
+    }
+    if ((p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_TLS_MAC_SIZE)) != nullptr) {
+        size_t size;
+        // No TLS MAC is longer than the largest digest (64 bytes).
+        if (!OSSL_PARAM_get_size_t(p, &size) || size > kMaxTlsMacSize) {
+            HWC_RAISE(prov_, kErrInvalidParam, "tls-mac-size must be at most %zu", kMaxTlsMacSize);
+            return 0;
+        }
+        tls_mac_size_ = size;
+    }
     return 1;
 }
 
@@ -162,6 +195,7 @@ const OSSL_PARAM* ClassicCtx::gettable_params() {
         OSSL_PARAM_uint(OSSL_CIPHER_PARAM_NUM, nullptr),
         OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_IV, nullptr, 0),
         OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_UPDATED_IV, nullptr, 0),
+        OSSL_PARAM_octet_ptr(OSSL_CIPHER_PARAM_TLS_MAC, nullptr, 0),
         OSSL_PARAM_END,
     };
     return list;
@@ -172,6 +206,8 @@ const OSSL_PARAM* ClassicCtx::settable_params() {
         OSSL_PARAM_uint(OSSL_CIPHER_PARAM_PADDING, nullptr),
         OSSL_PARAM_uint(OSSL_CIPHER_PARAM_NUM, nullptr),
         OSSL_PARAM_uint(OSSL_CIPHER_PARAM_USE_BITS, nullptr),
+        OSSL_PARAM_uint(OSSL_CIPHER_PARAM_TLS_VERSION, nullptr),
+        OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_TLS_MAC_SIZE, nullptr),
         OSSL_PARAM_END,
     };
     return list;

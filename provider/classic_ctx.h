@@ -36,6 +36,10 @@ protected:
     // mode needs one) are set.
     bool ready() const;
 
+    // The MAC extracted from the last TLS record decrypted ("tls-mac"), or
+    // nullptr; only CBC's record mode (mode_block.cpp) has one.
+    virtual const uint8_t* tls_mac() const { return nullptr; }
+
     size_t key_len() const { return key_bytes(*row_); }
     size_t iv_len() const { return mode_traits(row_->mode).ivlen; }
 
@@ -47,6 +51,8 @@ protected:
     bool iv_set_ = false;
     bool padding_ = true;
     unsigned num_ = 0;                 // position inside the current keystream block
+    unsigned tls_version_ = 0;         // "tls-version": > 0 puts CBC in TLS record mode
+    size_t tls_mac_size_ = 0;          // "tls-mac-size": MAC bytes in a MAC-then-encrypt record
     uint8_t oiv_[kBlockSize] = {};     // the IV as given ("iv")
     uint8_t iv_[kBlockSize] = {};      // the running chaining value ("updated-iv")
     KeySchedule ks_;

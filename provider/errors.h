@@ -22,6 +22,25 @@ enum Reason : int {
     kErrInvalidParam,
     kErrNotInitialized,
     kErrInternal,
+    // AEAD tags and one-shot modes (SIV, GCM-SIV; usable by any AEAD), CMAC cipher choice.
+    kErrInvalidTagLength,
+    kErrTagNotSet,
+    kErrTagNotNeeded,
+    kErrTagMismatch,
+    kErrAadAfterData,
+    kErrOneShotData,
+    kErrUnsupportedCipher,
+    // XTS data units and key wrap (mode_xts.cpp, mode_wrap.cpp).
+    kErrInvalidInputLength,
+    kErrXtsDuplicatedKeys,
+    kErrXtsDataUnitTooLarge,
+    kErrUnwrapFailed,
+    // CCM message-length rules (mode_ccm.cpp).
+    kErrCcmLengthNotSet,
+    kErrCcmLengthMismatch,
+    // GCM IV reuse and TLS 1.2 record limits (mode_gcm.cpp).
+    kErrIvAlreadyUsed,
+    kErrTooManyRecords,
 };
 
 // {reason, text} pairs for get_reason_strings, {0, nullptr}-terminated.

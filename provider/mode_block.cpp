@@ -4,6 +4,11 @@
 // default provider call for call: only whole blocks leave update, and a
 // decrypting context with padding on holds back the last whole block until
 // final, where the padding is checked and stripped.
+// With "tls-version" set, CBC switches to TLS record mode (contract §5.3):
+// every update is one whole record, padded and encrypted or decrypted and
+// taken apart in constant time by tls_cbc.cpp.
+#include <openssl/rand.h>
+
 #include <cstring>
 #include <vector>
 
@@ -11,6 +16,8 @@
 #include "provider/classic_ctx.h"
 #include "provider/errors.h"
 #include "provider/mode_contexts.h"
+#include "provider/provider.h"
+#include "provider/tls_cbc.h"
 
 namespace hwc {
 
@@ -19,7 +26,10 @@ namespace {
 class BlockModeCtx final : public ClassicCtx {
 public:
     BlockModeCtx(const ProvCtx* prov, const AlgorithmRow& row) : ClassicCtx(prov, row) {}
-    ~BlockModeCtx() override { wipe(buf_, sizeof buf_); }
+    ~BlockModeCtx() override {
+        wipe(buf_, sizeof buf_);
+        wipe(tls_mac_, sizeof tls_mac_);
+    }
 
     CipherCtx* clone() const override { return new (std::nothrow) BlockModeCtx(*this); }
 
@@ -31,6 +41,9 @@ public:
 
 private:
     BlockModeCtx(const BlockModeCtx&) = default;
+    const uint8_t* tls_mac() const override { return tls_mac_set_ ? tls_mac_ : nullptr; }
+    bool record_mode() const { return tls_version_ > 0 && row_->mode == Mode::cbc; }
+    int tls_record(uint8_t* out, size_t* outl, size_t outsize, const uint8_t* in, size_t inl);
     void reset_stream() override {
         wipe(buf_, sizeof buf_);
         bufsz_ = 0;
@@ -52,12 +65,15 @@ private:
 
     uint8_t buf_[kBlockSize] = {};
     size_t bufsz_ = 0;
+    uint8_t tls_mac_[kMaxTlsMacSize] = {}; // MAC of the last record decrypted ("tls-mac")
+    bool tls_mac_set_ = false;
 };
 
 int BlockModeCtx::update(uint8_t* out, size_t* outl, size_t outsize, const uint8_t* in,
                          size_t inl) {
     *outl = 0;
     if (!ready()) return 0;
+    if (record_mode()) return tls_record(out, outl, outsize, in, inl);
     if (inl == 0) return 1;
     // With bytes already buffered, output runs `bufsz_` bytes ahead of input,
     // so an in-place (or otherwise overlapping) call would overwrite input it
@@ -110,9 +126,74 @@ int BlockModeCtx::update_disjoint(uint8_t* out, size_t* outl, size_t outsize, co
     return 1;
 }
 
+// One TLS record, in place: [explicit IV block (TLS >= 1.1)] payload [MAC].
+int BlockModeCtx::tls_record(uint8_t* out, size_t* outl, size_t outsize, const uint8_t* in,
+                             size_t inl) {
+    tls_mac_set_ = false;
+    if (in == nullptr || in != out || !padding_) {
+        HWC_RAISE(prov_, kErrInvalidParam, "TLS record mode needs in == out and padding on");
+        return 0;
+    }
+    if (encrypt_) {
+        const size_t padlen = tls_cbc::padding_length(inl, kBlockSize);
+        if (outsize < inl + padlen) {
+            HWC_RAISE(prov_, kErrOutputBufferTooSmall, "TLS record of %zu bytes needs %zu", inl,
+                      inl + padlen);
+            return 0;
+        }
+        tls_cbc::write_padding(tls_version_, out + inl, padlen);
+        process(out, out, (inl + padlen) / kBlockSize);
+        *outl = inl + padlen;
+        return 1;
+    }
+
+    // Decrypting. Only the public shape of the record may fail the call.
+    if (!tls_cbc::is_known_version(tls_version_)) {
+        HWC_RAISE(prov_, kErrInvalidParam, "tls-version 0x%04x has no CBC record format",
+                  tls_version_);
+        return 0;
+    }
+    if (inl == 0 || inl % kBlockSize != 0 ||
+        inl < tls_cbc::min_record_length(tls_version_, kBlockSize, tls_mac_size_)) {
+        HWC_RAISE(prov_, kErrWrongFinalBlockLength, "TLS record of %zu bytes is malformed", inl);
+        return 0;
+    }
+    if (outsize < inl) {
+        HWC_RAISE(prov_, kErrOutputBufferTooSmall);
+        return 0;
+    }
+    // Drawn for every MAC-then-encrypt record, used only when the padding is
+    // bad: the work done must not depend on the padding.
+    uint8_t random_mac[kMaxTlsMacSize];
+    if (tls_mac_size_ != 0 && RAND_bytes_ex(prov_->libctx, random_mac, tls_mac_size_, 0) <= 0) {
+        HWC_RAISE(prov_, kErrInternal, "no random bytes for the TLS MAC");
+        return 0;
+    }
+    process(out, out, inl / kBlockSize);
+    const size_t skip = tls_cbc::has_explicit_iv(tls_version_) ? kBlockSize : 0;
+    size_t payload = 0;
+    const bool ok = tls_cbc::remove_padding_and_mac(tls_version_, out + skip, inl - skip,
+                                                    kBlockSize, tls_mac_size_, random_mac,
+                                                    tls_mac_, &payload);
+    wipe(random_mac, sizeof random_mac);
+    if (!ok) {
+        // Encrypt-then-MAC only: the record was authenticated before it was
+        // decrypted, so a padding failure here reveals nothing new.
+        HWC_RAISE(prov_, kErrBadDecrypt, "bad TLS record padding");
+        return 0;
+    }
+    tls_mac_set_ = tls_mac_size_ != 0;
+    *outl = payload;
+    return 1;
+}
+
 int BlockModeCtx::final(uint8_t* out, size_t* outl, size_t outsize) {
     *outl = 0;
     if (!ready()) return 0;
+    if (record_mode()) {
+        HWC_RAISE(prov_, kErrInvalidParam, "TLS record mode has no final");
+        return 0;
+    }
     if (encrypt_) {
         if (padding_) {
             // PKCS#7 always adds padding: 1..16 bytes, each holding the count.

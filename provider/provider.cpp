@@ -19,6 +19,7 @@
 #include "provider/dispatch/mac_dispatch.h"
 #include "provider/errors.h"
 #include "provider/provider.h"
+#include "provider/trace.h"
 #include "provider/upcalls.h"
 
 #ifndef HWCIPHER_VERSION
@@ -36,6 +37,7 @@ namespace {
 
 constexpr const char* kProviderName = "hwcipher: AES, SM4 and Twofish on the fastest instructions the CPU has";
 constexpr const char* kCoresParam = "hwcipher-cores";
+constexpr const char* kContextsParam = "hwcipher-contexts"; // uint64, see ProvCtx
 
 void take_upcalls(const OSSL_DISPATCH* in) {
     Upcalls& u = upcalls();
@@ -109,6 +111,7 @@ void build_algorithm_table(ProvCtx& p) {
 
 void teardown(void* provctx) noexcept {
     auto* p = static_cast<ProvCtx*>(provctx);
+    trace_close(p->trace_fd);
     OSSL_LIB_CTX_free(p->libctx);
     delete p;
 }
@@ -120,6 +123,7 @@ const OSSL_PARAM* gettable_params(void*) noexcept {
         OSSL_PARAM_utf8_ptr(OSSL_PROV_PARAM_BUILDINFO, nullptr, 0),
         OSSL_PARAM_int(OSSL_PROV_PARAM_STATUS, nullptr),
         OSSL_PARAM_utf8_ptr(kCoresParam, nullptr, 0),
+        OSSL_PARAM_uint64(kContextsParam, nullptr),
         OSSL_PARAM_END,
     };
     return list;
@@ -144,6 +148,9 @@ int get_params(void* provctx, OSSL_PARAM params[]) noexcept {
         return 0;
     if ((q = OSSL_PARAM_locate(params, kCoresParam)) != nullptr &&
         !OSSL_PARAM_set_utf8_ptr(q, p->core_report.c_str()))
+        return 0;
+    if ((q = OSSL_PARAM_locate(params, kContextsParam)) != nullptr &&
+        !OSSL_PARAM_set_uint64(q, p->contexts_created.load(std::memory_order_relaxed)))
         return 0;
     return 1;
 }
@@ -206,7 +213,9 @@ OSSL_provider_init(const OSSL_CORE_HANDLE* handle, const OSSL_DISPATCH* in,
             if (!p->core_report.empty()) p->core_report += ",";
             p->core_report += std::string(family_name(f)) + "=" + p->cores.for_family(f)->name;
         }
+        p->core_report += std::string(",ghash=") + p->cores.ghash->name;
         build_algorithm_table(*p);
+        p->trace_fd = trace_open_from_env(); // last: no failure path follows
         *out = kProviderDispatch;
         *provctx = p;
         return 1;

@@ -7,6 +7,7 @@
 #include <openssl/core_dispatch.h>
 #include <openssl/crypto.h>
 
+#include <atomic>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,11 @@ struct ProvCtx {
     std::vector<std::string> descriptions;   // per catalogue row
     std::vector<OSSL_ALGORITHM> ciphers;     // nullptr-terminated OSSL_OP_CIPHER table
     std::vector<OSSL_ALGORITHM> macs;        // nullptr-terminated OSSL_OP_MAC table
+    // Cipher contexts created so far ("hwcipher-contexts"): a debugging aid
+    // that lets tests see which provider served e.g. libssl's records.
+    mutable std::atomic<uint64_t> contexts_created{0};
+    // HWCIPHER_TRACE's file (provider/trace.h), opened at init; -1 = off.
+    int trace_fd = -1;
 };
 
 } // namespace hwc

@@ -15,6 +15,7 @@ pkgs=(
     libssl-dev openssl
     libgtest-dev googletest
     libgcrypt20-dev
+    nginx curl          # test/cli/tls_nginx_curl.native.sh
 )
 if (( ! native_only )); then
     pkgs+=(qemu-user g++-aarch64-linux-gnu g++-s390x-linux-gnu dpkg-dev)

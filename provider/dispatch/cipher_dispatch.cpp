@@ -17,6 +17,7 @@
 #include "provider/cipher_ctx.h"
 #include "provider/errors.h"
 #include "provider/provider.h"
+#include "provider/trace.h"
 
 namespace hwc {
 
@@ -43,14 +44,24 @@ void* dupctx(void* vctx) noexcept {
     }
 }
 
+// A successful init with a key is what HWCIPHER_TRACE records.
+int traced_init(void* vctx, bool encrypt, const unsigned char* key, int ok) noexcept {
+    if (ok == 1 && key != nullptr) trace_key_init(*as_ctx(vctx), encrypt);
+    return ok;
+}
+
 int encrypt_init(void* vctx, const unsigned char* key, size_t keylen, const unsigned char* iv,
                  size_t ivlen, const OSSL_PARAM params[]) noexcept {
-    return guarded([&] { return as_ctx(vctx)->init(true, key, keylen, iv, ivlen, params); });
+    return traced_init(vctx, true, key, guarded([&] {
+        return as_ctx(vctx)->init(true, key, keylen, iv, ivlen, params);
+    }));
 }
 
 int decrypt_init(void* vctx, const unsigned char* key, size_t keylen, const unsigned char* iv,
                  size_t ivlen, const OSSL_PARAM params[]) noexcept {
-    return guarded([&] { return as_ctx(vctx)->init(false, key, keylen, iv, ivlen, params); });
+    return traced_init(vctx, false, key, guarded([&] {
+        return as_ctx(vctx)->init(false, key, keylen, iv, ivlen, params);
+    }));
 }
 
 int update(void* vctx, unsigned char* out, size_t* outl, size_t outsize, const unsigned char* in,
