@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# CLI: `openssl list` shows exactly the 56 hwcipher ciphers and the provider's name/version/status.
+# CLI: `openssl list` shows exactly the 100 hwcipher ciphers (56 classic-mode,
+# 44 authenticated/disk/key-wrap) and the provider's name/version/status.
 set -euo pipefail
 
 : "${OPENSSL_BIN:?OPENSSL_BIN not set}" "${OPENSSL_MODULES:?OPENSSL_MODULES not set}"
@@ -17,11 +18,18 @@ out=$($OPENSSL_BIN list -cipher-algorithms -verbose "${PROV[@]}" 2>&1) || { echo
 hw_lines=$(grep -E '@ hwcipher[[:space:]]*$' <<<"$out" || true)
 count=$(grep -c . <<<"$hw_lines" || true)
 echo "hwcipher entries: $count"
-[ "$count" -eq 56 ] || { echo "$hw_lines"; fail "expected 56 hwcipher algorithms, got $count"; }
+[ "$count" -eq 100 ] || { echo "$hw_lines"; fail "expected 100 hwcipher algorithms, got $count"; }
 
 expected=()
 for fam in AES-128 AES-192 AES-256 SM4 TWOFISH-128 TWOFISH-192 TWOFISH-256; do
   for mode in ECB CBC CBC-CTS CFB CFB1 CFB8 OFB CTR; do expected+=("$fam-$mode"); done
+done
+for fam in AES-128 AES-192 AES-256; do
+  for mode in GCM CCM OCB SIV GCM-SIV WRAP WRAP-PAD WRAP-INV WRAP-PAD-INV; do expected+=("$fam-$mode"); done
+done
+expected+=(AES-128-XTS AES-256-XTS SM4-GCM SM4-CCM SM4-OCB SM4-XTS TWOFISH-128-XTS TWOFISH-256-XTS)
+for fam in TWOFISH-128 TWOFISH-192 TWOFISH-256; do
+  for mode in GCM CCM OCB; do expected+=("$fam-$mode"); done
 done
 upper=$(tr '[:lower:]' '[:upper:]' <<<"$hw_lines")
 missing=0
