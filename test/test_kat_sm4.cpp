@@ -114,8 +114,11 @@ INSTANTIATE_TEST_SUITE_P(Providers, Sm4Gbt, testing::ValuesIn(kProviders), provi
 bool usable(const BlockCore& c) { return (c.needs & detect_cpu_features()) == c.needs; }
 
 // Example 1 straight on every compiled SM4 core, both directions, and the
-// million-iteration example on each usable core other than the one hwcipher
-// selected (which MillionIterations above already covers), natively only.
+// million-iteration example on each usable core: natively on those other
+// than the one hwcipher selected (MillionIterations covers that one through
+// EVP), under QEMU on all of them (MillionIterations runs a shorter chain
+// there, as EVP's per-call cost would dominate), so the full example runs on
+// every architecture.
 TEST(Sm4GbtCores, EveryCore) {
     auto recs = gbt_examples();
     ASSERT_EQ(recs.size(), 2u);
@@ -128,7 +131,7 @@ TEST(Sm4GbtCores, EveryCore) {
         for (const Record& r : recs) {
             const long n = std::stol(r.get("ITERATIONS"));
             const bool selected = report.find(std::string("sm4=") + core->name) != std::string::npos;
-            if (n > 1 && (selected || vec::emulated())) continue;
+            if (n > 1 && selected && !vec::emulated()) continue;
             KeySchedule ks;
             Bytes key = r.hex("KEY");
             ASSERT_TRUE(core->set_key(ks, key.data(), key.size()));
