@@ -154,10 +154,12 @@ Result run(ChainFn3 fn, const BlockCore& c, const KeySchedule& ks, const Bytes& 
     std::memcpy(ivbuf.data() + iv_off, iv.data(), B);
     uint8_t* o = obuf.data() + out_off;
     const uint8_t* i = o;
+    // len may be 0 with an empty `in` (data() may then be null, which
+    // memcpy must not be given even for zero bytes).
     if (in_place) {
-        std::memcpy(o, in.data(), len);
+        if (len != 0) std::memcpy(o, in.data(), len);
     } else {
-        std::memcpy(ibuf.data() + in_off, in.data(), len);
+        if (len != 0) std::memcpy(ibuf.data() + in_off, in.data(), len);
         i = ibuf.data() + in_off;
     }
     fn(c, ks, ivbuf.data() + iv_off, i, o, n);
