@@ -91,6 +91,13 @@ std::vector<int> evp_cipher_sequence(const EVP_CIPHER* c, bool enc, const Msg& m
     return r;
 }
 
+// hwcipher must follow the convention (byte counts for the length, AAD and
+// data calls, 0 for the final call) and produce the right bytes. The x86_64
+// default provider does the same and is compared call for call; arm64's
+// OpenSSL 3.0 default CCM (its ARMv8 code path) answers EVP_Cipher()
+// differently ({1, 0, 20, -1, 0} under qemu-aarch64), so there the default
+// is only reported, not used as the oracle: the ciphertext of its ordinary
+// EVP update/final path still is.
 TEST(CcmDiff, EvpCipherConventionMatchesDefault) {
     Cipher h(fetch_hwcipher, "AES-128-CCM"), d(fetch_default, "AES-128-CCM");
     ASSERT_TRUE(h && d);
@@ -99,15 +106,19 @@ TEST(CcmDiff, EvpCipherConventionMatchesDefault) {
     m.pt = random_bytes(33);
     Bytes ct, tag;
     ASSERT_TRUE(ccm::encrypt(d.c, m.key, m.nonce, m.aad, m.pt, m.taglen, ct, tag));
-    Bytes ho, dout;
-    EXPECT_EQ(evp_cipher_sequence(h.c, true, m, m.pt, tag, ho),
-              evp_cipher_sequence(d.c, true, m, m.pt, tag, dout));
-    EXPECT_EQ(ho, dout);
-    EXPECT_EQ(evp_cipher_sequence(h.c, false, m, ct, tag, ho),
-              evp_cipher_sequence(d.c, false, m, ct, tag, dout));
-    EXPECT_EQ(ho, m.pt);
     const std::vector<int> expect = {1, 33, 20, 33, 0};
+    Bytes ho, dout;
     EXPECT_EQ(evp_cipher_sequence(h.c, true, m, m.pt, tag, ho), expect);
+    EXPECT_EQ(ho, ct) << "EVP_Cipher ciphertext differs from the default's update/final ciphertext";
+    EXPECT_EQ(evp_cipher_sequence(h.c, false, m, ct, tag, ho), expect);
+    EXPECT_EQ(ho, m.pt);
+    const std::vector<int> dseq = evp_cipher_sequence(d.c, true, m, m.pt, tag, dout);
+    if (dseq == expect) {
+        EXPECT_EQ(dout, ct);
+        EXPECT_EQ(evp_cipher_sequence(d.c, false, m, ct, tag, dout), expect);
+    } else {
+        RecordProperty("default_evp_cipher", "deviates from the convention on this platform");
+    }
 }
 
 // ---- libgcrypt: SM4 and Twofish ----
