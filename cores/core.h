@@ -13,6 +13,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "cores/ghash.h"
+
 namespace hwc {
 
 inline constexpr size_t kBlockSize = 16;
@@ -40,6 +42,40 @@ using BlocksFn = void (*)(const KeySchedule& ks, const uint8_t* in, uint8_t* out
 using ChainFn = void (*)(const KeySchedule& ks, uint8_t iv[kBlockSize], const uint8_t* in,
                          uint8_t* out, size_t nblocks);
 
+// Byte-serial CFB8 over `nbytes` bytes (any count); `iv` is the 16-byte shift
+// register.
+using Cfb8Fn = void (*)(const KeySchedule& ks, uint8_t iv[kBlockSize], const uint8_t* in,
+                        uint8_t* out, size_t nbytes);
+
+// CBC-MAC over whole blocks (CCM, CMAC, S2V): `iv` is the chaining value; no
+// ciphertext is written.
+using MacFn = void (*)(const KeySchedule& ks, uint8_t iv[kBlockSize], const uint8_t* in,
+                       size_t nblocks);
+
+// OCB (RFC 7253) running state for whole data blocks. Block i (1-based,
+// counting every block of the message so far) uses
+//     Offset_i = Offset_{i-1} xor L[ntz(i)],
+// encryption computes C_i = Offset_i xor E(P_i xor Offset_i) and
+// Checksum ^= P_i (decryption the inverse, Checksum ^= the plaintext out).
+struct OcbState {
+    uint8_t offset[kBlockSize];      // Offset_{blocks}
+    uint8_t checksum[kBlockSize];
+    uint64_t blocks;                 // data blocks processed so far
+    const uint8_t (*l)[kBlockSize];  // L_0 .. L_63, read only
+};
+using OcbFn = void (*)(const KeySchedule& ks, OcbState& st, const uint8_t* in, uint8_t* out,
+                       size_t nblocks);
+
+// GCM whole blocks with CTR and GHASH in one pass ("stitched"). `ctr` is the
+// counter block (only its low 32 bits step, big-endian; the caller never lets
+// them wrap inside one call), `y` the running GHASH value over the ciphertext
+// (read before decryption, written after encryption, so `in == out` works).
+// `hk` was filled by the GHASH core named in BlockCore::gcm_ghash.
+using GcmFn = void (*)(const KeySchedule& ks, const GhashKey& hk, uint8_t ctr[kBlockSize],
+                       uint8_t y[kBlockSize], const uint8_t* in, uint8_t* out, size_t nblocks);
+
+// Cores are written with designated initializers: name the slots you fill,
+// the rest stay nullptr and the generic kernels (cores/modes.h) serve them.
 struct BlockCore {
     const char* name;        // shown in descriptions and the core report, e.g. "aes-ct64"
     Family family;
@@ -54,12 +90,28 @@ struct BlockCore {
     BlocksFn decrypt_blocks; // ECB decryption, required
 
     // Optional mode kernels; nullptr means "use the generic one".
-    ChainFn cbc_encrypt;     // iv = previous ciphertext block
-    ChainFn cbc_decrypt;     // iv = previous ciphertext block
-    ChainFn cfb_encrypt;     // CFB128 on whole blocks; iv = previous ciphertext block
-    ChainFn cfb_decrypt;
-    ChainFn ofb;             // iv = last keystream block (the OFB register)
-    ChainFn ctr;             // iv = 128-bit big-endian counter, +1 per block, wraps mod 2^128
+    ChainFn cbc_encrypt = nullptr;  // iv = previous ciphertext block
+    ChainFn cbc_decrypt = nullptr;  // iv = previous ciphertext block
+    ChainFn cfb_encrypt = nullptr;  // CFB128 on whole blocks; iv = previous ciphertext block
+    ChainFn cfb_decrypt = nullptr;
+    ChainFn ofb = nullptr;          // iv = last keystream block (the OFB register)
+    ChainFn ctr = nullptr;          // iv = 128-bit big-endian counter, +1 per block, wraps mod 2^128
+    Cfb8Fn cfb8_encrypt = nullptr;
+    Cfb8Fn cfb8_decrypt = nullptr;
+    MacFn cbc_mac = nullptr;
+    // XTS over whole blocks of one data unit; iv = the running tweak, already
+    // encrypted under the tweak key, stepped once per block and written back.
+    ChainFn xts_encrypt = nullptr;     // IEEE 1619 tweak step (x * alpha, little-endian, 0x87)
+    ChainFn xts_decrypt = nullptr;
+    ChainFn xts_gb_encrypt = nullptr;  // GB/T 17964 tweak step (bit-reflected, 0xE1)
+    ChainFn xts_gb_decrypt = nullptr;
+    OcbFn ocb_encrypt = nullptr;
+    OcbFn ocb_decrypt = nullptr;
+    // Stitched GCM: used only when the GCM context's GHASH core is
+    // `gcm_ghash` (the kernel reads that core's GhashKey layout).
+    const GhashCore* gcm_ghash = nullptr;
+    GcmFn gcm_encrypt = nullptr;
+    GcmFn gcm_decrypt = nullptr;
 };
 
 } // namespace hwc

@@ -95,14 +95,64 @@ void xts_gb_decrypt(const BlockCore& c, const KeySchedule& ks, uint8_t tweak[kBl
 void xts_mul_alpha(uint8_t tweak[kBlockSize], bool gb);
 } // namespace generic
 
-// No core has an XTS slot yet; when one does, these choose it as above.
 inline void xts_encrypt(const BlockCore& c, const KeySchedule& ks, uint8_t tweak[kBlockSize],
-                        const uint8_t* in, uint8_t* out, size_t n) {
-    generic::xts_encrypt(c, ks, tweak, in, out, n);
+                        const uint8_t* in, uint8_t* out, size_t n, bool gb) {
+    if (gb) {
+        if (c.xts_gb_encrypt) c.xts_gb_encrypt(ks, tweak, in, out, n);
+        else generic::xts_gb_encrypt(c, ks, tweak, in, out, n);
+    } else {
+        if (c.xts_encrypt) c.xts_encrypt(ks, tweak, in, out, n);
+        else generic::xts_encrypt(c, ks, tweak, in, out, n);
+    }
 }
 inline void xts_decrypt(const BlockCore& c, const KeySchedule& ks, uint8_t tweak[kBlockSize],
+                        const uint8_t* in, uint8_t* out, size_t n, bool gb) {
+    if (gb) {
+        if (c.xts_gb_decrypt) c.xts_gb_decrypt(ks, tweak, in, out, n);
+        else generic::xts_gb_decrypt(c, ks, tweak, in, out, n);
+    } else {
+        if (c.xts_decrypt) c.xts_decrypt(ks, tweak, in, out, n);
+        else generic::xts_decrypt(c, ks, tweak, in, out, n);
+    }
+}
+
+inline void cfb8(const BlockCore& c, const KeySchedule& ks, uint8_t iv[kBlockSize],
+                 const uint8_t* in, uint8_t* out, size_t nbytes, bool encrypt) {
+    const Cfb8Fn fn = encrypt ? c.cfb8_encrypt : c.cfb8_decrypt;
+    if (fn) fn(ks, iv, in, out, nbytes);
+    else generic::cfb8(c, ks, iv, in, out, nbytes, encrypt);
+}
+
+inline void cbc_mac(const BlockCore& c, const KeySchedule& ks, uint8_t iv[kBlockSize],
+                    const uint8_t* in, size_t n) {
+    if (c.cbc_mac) c.cbc_mac(ks, iv, in, n);
+    else generic::cbc_mac(c, ks, iv, in, n);
+}
+
+// OCB whole data blocks (cores/portable/generic_ocb.cpp): see OcbState.
+namespace generic {
+void ocb_encrypt(const BlockCore& c, const KeySchedule& ks, OcbState& st, const uint8_t* in,
+                 uint8_t* out, size_t nblocks);
+void ocb_decrypt(const BlockCore& c, const KeySchedule& ks, OcbState& st, const uint8_t* in,
+                 uint8_t* out, size_t nblocks);
+} // namespace generic
+
+inline void ocb_encrypt(const BlockCore& c, const KeySchedule& ks, OcbState& st,
                         const uint8_t* in, uint8_t* out, size_t n) {
-    generic::xts_decrypt(c, ks, tweak, in, out, n);
+    if (c.ocb_encrypt) c.ocb_encrypt(ks, st, in, out, n);
+    else generic::ocb_encrypt(c, ks, st, in, out, n);
+}
+inline void ocb_decrypt(const BlockCore& c, const KeySchedule& ks, OcbState& st,
+                        const uint8_t* in, uint8_t* out, size_t n) {
+    if (c.ocb_decrypt) c.ocb_decrypt(ks, st, in, out, n);
+    else generic::ocb_decrypt(c, ks, st, in, out, n);
+}
+
+// The stitched GCM kernel of `c` when it pairs with GHASH core `g`, else
+// nullptr (the GCM engine then runs ctr and the GHASH core separately).
+inline GcmFn gcm_kernel(const BlockCore& c, const GhashCore& g, bool encrypt) {
+    if (c.gcm_ghash != &g) return nullptr;
+    return encrypt ? c.gcm_encrypt : c.gcm_decrypt;
 }
 
 } // namespace hwc

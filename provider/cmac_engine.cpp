@@ -57,13 +57,13 @@ void CmacState::update(const CmacKey& key, const uint8_t* in, size_t len) {
         in += take;
         len -= take;
         if (len == 0) return; // the held block may still be the last one
-        generic::cbc_mac(*key.core_, key.ks_, x_, buf_, 1);
+        cbc_mac(*key.core_, key.ks_, x_, buf_, 1);
         n_ = 0;
     }
     // All whole blocks but the last byte's block go through the kernel in one
     // call; 1..16 bytes are held back.
     const size_t blocks = (len - 1) / kBlockSize;
-    generic::cbc_mac(*key.core_, key.ks_, x_, in, blocks);
+    cbc_mac(*key.core_, key.ks_, x_, in, blocks);
     in += blocks * kBlockSize;
     len -= blocks * kBlockSize;
     std::memcpy(buf_, in, len);
@@ -83,7 +83,7 @@ void CmacState::final(const CmacKey& key, uint8_t tag[kBlockSize]) const {
     }
     uint8_t x[kBlockSize];
     std::memcpy(x, x_, kBlockSize);
-    generic::cbc_mac(*key.core_, key.ks_, x, last, 1);
+    cbc_mac(*key.core_, key.ks_, x, last, 1);
     std::memcpy(tag, x, kBlockSize);
     wipe(x, sizeof x);
     wipe(last, sizeof last);

@@ -176,12 +176,24 @@ bool GcmEngine::crypt(const uint8_t* in, uint8_t* out, size_t len, bool encrypt)
 
     // Whole blocks: GHASH reads the ciphertext, so before CTR when decrypting
     // (in place would overwrite it) and after CTR when encrypting.
+    // A core with a stitched kernel for this GHASH core does both in one pass
+    // (cores/modes.h gcm_kernel); it too must not see the 32-bit field wrap.
     size_t nblocks = len / kBlockSize;
+    const GcmFn stitched = gcm_kernel(*core_, *ghash_, encrypt);
     while (nblocks != 0) {
-        const size_t n = nblocks < kChunkBlocks ? nblocks : kChunkBlocks;
-        if (!encrypt) ghash_->update(hkey_, y_, in, n);
-        ctr32(in, out, n);
-        if (encrypt) ghash_->update(hkey_, y_, out, n);
+        size_t n = nblocks < kChunkBlocks ? nblocks : kChunkBlocks;
+        if (stitched != nullptr) {
+            const uint64_t room = (uint64_t{1} << 32) - load_be32(ctr_ + 12);
+            if (n > room) n = static_cast<size_t>(room);
+            uint8_t upper[12];
+            std::memcpy(upper, ctr_, 12);
+            stitched(ks_, hkey_, ctr_, y_, in, out, n);
+            std::memcpy(ctr_, upper, 12);
+        } else {
+            if (!encrypt) ghash_->update(hkey_, y_, in, n);
+            ctr32(in, out, n);
+            if (encrypt) ghash_->update(hkey_, y_, out, n);
+        }
         in += n * kBlockSize;
         out += n * kBlockSize;
         len -= n * kBlockSize;

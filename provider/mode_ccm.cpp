@@ -15,7 +15,7 @@
 //   - a second AAD call or data call is refused instead of corrupting the MAC;
 //   - tag length and L take effect whenever they are set before the message
 //     starts (the default provider fixes them at key setup).
-// The CBC-MAC runs over the core's CBC kernel (generic::cbc_mac) and the
+// The CBC-MAC runs over the core's CBC kernel (cbc_mac in cores/modes.h) and the
 // encryption over its CTR kernel, 4 KiB at a time so both passes hit L1.
 #include <openssl/core_names.h>
 #include <openssl/crypto.h>
@@ -299,7 +299,7 @@ void CcmCtx::absorb_aad(const uint8_t* a, size_t alen) {
 
 void CcmCtx::mac_bytes(const uint8_t* p, size_t len) {
     const size_t blocks = len / kBlockSize;
-    generic::cbc_mac(*core_, ks_, mac_, p, blocks);
+    cbc_mac(*core_, ks_, mac_, p, blocks);
     const size_t tail = len % kBlockSize;
     if (tail != 0) {
         p += blocks * kBlockSize;

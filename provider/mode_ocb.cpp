@@ -6,9 +6,9 @@
 // Key setup precomputes L_* = E(0), L_$ = double(L_*) and L_i = double^(i+1)
 // (L_$) for every i a 64-bit block index can need, so the per-block offset
 // step is one table XOR chosen by ntz(block index); the index is public, so
-// the lookup leaks nothing. Whole blocks go to the core's ECB kernel in
-// batches: offsets for the batch are computed first, then one
-// encrypt_blocks/decrypt_blocks call covers the batch.
+// the lookup leaks nothing. Whole data blocks go to the core's OCB kernel
+// (cores/modes.h: its own, or the generic batched one on its ECB kernel); AAD
+// blocks are batched onto the ECB kernel here.
 //
 // The nonce is applied lazily at the first update or final (as the default
 // provider does), because the tag length is part of it and may be set after
@@ -215,32 +215,20 @@ void OcbCtx::start_message() {
     iv_state_ = IvState::active;
 }
 
-// Whole data blocks: C_i = Offset_i ^ E(P_i ^ Offset_i) (or the inverse),
-// Checksum ^= P_i. `in == out` is allowed: every input block is read before
-// its output is written.
+// Whole data blocks through the core's OCB kernel (cores/modes.h), which
+// carries Offset, Checksum and the block count across calls.
 void OcbCtx::crypt_blocks(const uint8_t* in, uint8_t* out, size_t n) {
-    uint8_t offs[kBatch][kBlockSize];
-    uint8_t buf[kBatch * kBlockSize];
-    while (n != 0) {
-        const size_t m = n < kBatch ? n : kBatch;
-        for (size_t j = 0; j < m; ++j) {
-            xor16(offset_, offset_, l_for(++blocks_));
-            std::memcpy(offs[j], offset_, kBlockSize);
-            if (encrypt_) xor16(checksum_, checksum_, in + j * kBlockSize);
-            xor16(buf + j * kBlockSize, in + j * kBlockSize, offset_);
-        }
-        if (encrypt_) core_->encrypt_blocks(ks_, buf, buf, m);
-        else core_->decrypt_blocks(ks_, buf, buf, m);
-        for (size_t j = 0; j < m; ++j) {
-            xor16(out + j * kBlockSize, buf + j * kBlockSize, offs[j]);
-            if (!encrypt_) xor16(checksum_, checksum_, out + j * kBlockSize);
-        }
-        in += m * kBlockSize;
-        out += m * kBlockSize;
-        n -= m;
-    }
-    wipe(buf, sizeof buf);
-    wipe(offs, sizeof offs);
+    OcbState st;
+    std::memcpy(st.offset, offset_, kBlockSize);
+    std::memcpy(st.checksum, checksum_, kBlockSize);
+    st.blocks = blocks_;
+    st.l = l_;
+    if (encrypt_) ocb_encrypt(*core_, ks_, st, in, out, n);
+    else ocb_decrypt(*core_, ks_, st, in, out, n);
+    std::memcpy(offset_, st.offset, kBlockSize);
+    std::memcpy(checksum_, st.checksum, kBlockSize);
+    blocks_ = st.blocks;
+    wipe(&st, sizeof st);
 }
 
 // Whole AAD blocks: Sum ^= E(A_i ^ Offset_i).

@@ -62,7 +62,7 @@ int StreamModeCtx::update(uint8_t* out, size_t* outl, size_t outsize, const uint
     case Mode::cfb: cfb(in, out, inl); break;
     case Mode::ofb:
     case Mode::ctr: ofb_or_ctr(in, out, inl); break;
-    case Mode::cfb8: generic::cfb8(*core_, ks_, iv_, in, out, inl, encrypt_); break;
+    case Mode::cfb8: cfb8(*core_, ks_, iv_, in, out, inl, encrypt_); break;
     case Mode::cfb1: {
         // Without "use-bits" the length is in bytes; the bit kernel takes
         // bits, so feed it in chunks that cannot overflow the bit count.

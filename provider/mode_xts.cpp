@@ -141,13 +141,8 @@ int XtsCtx::init(bool encrypt, const uint8_t* key, size_t keylen, const uint8_t*
 
 void XtsCtx::blocks(uint8_t tweak[kBlockSize], const uint8_t* in, uint8_t* out,
                     size_t n) const {
-    if (gb_) {
-        if (encrypt_) generic::xts_gb_encrypt(*core_, data_ks_, tweak, in, out, n);
-        else generic::xts_gb_decrypt(*core_, data_ks_, tweak, in, out, n);
-    } else {
-        if (encrypt_) xts_encrypt(*core_, data_ks_, tweak, in, out, n);
-        else xts_decrypt(*core_, data_ks_, tweak, in, out, n);
-    }
+    if (encrypt_) xts_encrypt(*core_, data_ks_, tweak, in, out, n, gb_);
+    else xts_decrypt(*core_, data_ks_, tweak, in, out, n, gb_);
 }
 
 // One data unit of `len` >= 16 bytes.

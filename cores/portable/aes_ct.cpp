@@ -217,9 +217,13 @@ bool aes_set_key(KeySchedule& ks, const uint8_t* key, size_t keylen) {
 } // namespace
 
 extern const BlockCore aes = {
-    "aes-portable", Family::aes, false, 0,
-    aes_set_key, aes_encrypt, aes_decrypt,
-    nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
+    .name = "aes-portable",
+    .family = Family::aes,
+    .hardware = false,
+    .needs = 0,
+    .set_key = aes_set_key,
+    .encrypt_blocks = aes_encrypt,
+    .decrypt_blocks = aes_decrypt,
 };
 
 } // namespace hwc::portable

@@ -163,9 +163,13 @@ bool sm4_set_key(KeySchedule& ks, const uint8_t* key, size_t keylen) {
 } // namespace
 
 extern const BlockCore sm4 = {
-    "sm4-portable", Family::sm4, false, 0,
-    sm4_set_key, sm4_encrypt, sm4_decrypt,
-    nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
+    .name = "sm4-portable",
+    .family = Family::sm4,
+    .hardware = false,
+    .needs = 0,
+    .set_key = sm4_set_key,
+    .encrypt_blocks = sm4_encrypt,
+    .decrypt_blocks = sm4_decrypt,
 };
 
 } // namespace hwc::portable

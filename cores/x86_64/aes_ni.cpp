@@ -368,9 +368,19 @@ bool aes_set_key(KeySchedule& ks, const uint8_t* key, size_t keylen) {
 } // namespace
 
 extern const BlockCore aes_ni = {
-    "aes-aesni", Family::aes, true, kX86Aesni,
-    aes_set_key, aes_encrypt, aes_decrypt,
-    aes_cbc_encrypt, aes_cbc_decrypt, aes_cfb_encrypt, aes_cfb_decrypt, aes_ofb, aes_ctr,
+    .name = "aes-aesni",
+    .family = Family::aes,
+    .hardware = true,
+    .needs = kX86Aesni,
+    .set_key = aes_set_key,
+    .encrypt_blocks = aes_encrypt,
+    .decrypt_blocks = aes_decrypt,
+    .cbc_encrypt = aes_cbc_encrypt,
+    .cbc_decrypt = aes_cbc_decrypt,
+    .cfb_encrypt = aes_cfb_encrypt,
+    .cfb_decrypt = aes_cfb_decrypt,
+    .ofb = aes_ofb,
+    .ctr = aes_ctr,
 };
 
 } // namespace hwc::x86_64
