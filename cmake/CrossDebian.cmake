@@ -56,10 +56,11 @@ endforeach()
 
 # Running target programs (ctest, gtest discovery, custom commands):
 #   env QEMU_LD_PREFIX=/usr/<triple> LD_LIBRARY_PATH=<sysroot libs> HWCIPHER_EMULATED=1 \
-#       qemu-<arch> -cpu max <program>
+#       cmake/qemu-run.sh <arch> <program>     (qemu-<arch> -cpu max, or
+#                                               $HWCIPHER_QEMU_CPU when set)
 # The host ld.so skips the foreign-architecture libraries in LD_LIBRARY_PATH,
 # so the same environment is safe for host tools (bash, cmp) in tests.
-set(HWCIPHER_QEMU qemu-${HWCIPHER_CROSS_ARCH} -cpu max)
+set(HWCIPHER_QEMU ${CMAKE_CURRENT_LIST_DIR}/qemu-run.sh ${HWCIPHER_CROSS_ARCH})
 set(HWCIPHER_RUN_ENV
     "QEMU_LD_PREFIX=/usr/${HWCIPHER_CROSS_TRIPLE}"
     "LD_LIBRARY_PATH=${HWCIPHER_TARGET_LIBDIR}"

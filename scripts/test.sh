@@ -4,11 +4,18 @@
 #   scripts/test.sh                    # all stages
 #   scripts/test.sh native s390x       # a subset
 #
-# Stages, each in build/<stage>:
+# Stages, each one build in build/<stage>, tested by one or more runs:
 #   native    Release, -Werror
 #   sanitize  ASan + UBSan
-#   aarch64   cross build, tests under qemu-aarch64 -cpu max
-#   s390x     cross build, tests under qemu-s390x -cpu max
+#   aarch64   cross build under qemu-aarch64: -cpu max with the Crypto
+#             Extension / assembly cores, again with the portable cores
+#             forced, and a short run on cortex-a72 (no SM4 instructions)
+#   s390x     cross build under qemu-s390x -cpu max with the test-only CPACF
+#             shim (test/s390x): partial completion never, after every
+#             block and after an odd size; then the portable cores forced
+# Each run states the cores it expects (HWCIPHER_EXPECT_CORES, checked by
+# ApiCatalogue.CoreReportIsTheSelection), so a run cannot silently test the
+# wrong core.
 # Installs what is missing first (scripts/deps.sh). Keeps going after a failed
 # stage; exits non-zero if any stage failed. The last line of output is always
 #   <N> passed, <N> failed
@@ -41,6 +48,68 @@ if ! bash scripts/deps.sh "${deps_args[@]}"; then
     exit 1
 fi
 
+# The runs of a stage, one per line: "<label>|<VAR=value ...>|<ctest -R regex or empty>".
+portable_cores="aes=aes-portable,sm4=sm4-portable,twofish=twofish-portable,ghash=ghash-portable"
+runs_of() {
+    case "$1" in
+        native|sanitize) echo "$1||" ;;
+        aarch64)
+            local ce="aes=aes-armv8-ce,sm4=sm4-armv8-ce,twofish=twofish-arm64-asm,ghash=ghash-pmull"
+            local a72="aes=aes-armv8-ce,sm4=sm4-portable,twofish=twofish-arm64-asm,ghash=ghash-pmull"
+            echo "aarch64|HWCIPHER_EXPECT_CORES=$ce|"
+            echo "aarch64-portable|HWCIPHER_CORES=portable HWCIPHER_EXPECT_CORES=$portable_cores|"
+            echo "aarch64-a72|HWCIPHER_QEMU_CPU=cortex-a72 HWCIPHER_EXPECT_CORES=$a72|api_catalogue|kat_sm4|core_equivalence"
+            ;;
+        s390x)
+            local cpacf="aes=aes-cpacf,sm4=sm4-portable,twofish=twofish-portable,ghash=ghash-kimd"
+            echo "s390x|HWCIPHER_SHIM_PARTIAL=never HWCIPHER_EXPECT_CORES=$cpacf|"
+            echo "s390x-cc3-block|HWCIPHER_SHIM_PARTIAL=block HWCIPHER_EXPECT_CORES=$cpacf|"
+            echo "s390x-cc3-odd|HWCIPHER_SHIM_PARTIAL=208 HWCIPHER_EXPECT_CORES=$cpacf|"
+            echo "s390x-portable|HWCIPHER_CORES=portable HWCIPHER_EXPECT_CORES=$portable_cores|"
+            ;;
+    esac
+}
+
+# Extra configure arguments per stage: the s390x build carries the test seam
+# through which the CPACF shim reports the functions it emulates.
+build_args_of() {
+    case "$1" in
+        s390x) echo "-DHWCIPHER_TEST_SEAMS=ON" ;;
+    esac
+}
+
+# Runs ctest once; sets pass/fail/skip and prints the run's summary line.
+run_ctest() { # <build dir> <log> <regex> [VAR=value ...]
+    local dir=$1 log=$2 regex=$3
+    shift 3
+    local filter=()
+    [[ -n "$regex" ]] && filter=(-R "$regex")
+    env "$@" ctest --test-dir "$dir" -j"$HWCIPHER_JOBS" --output-on-failure \
+          --timeout 900 "${filter[@]}" 2>&1 | tee "$log"
+    local ctest_rc=${PIPESTATUS[0]} line total
+    pass=0 fail=0
+    # "100% tests passed, 0 tests failed out of 9" (ctest counts skipped
+    # tests as passed there; they are taken out below and reported apart)
+    line=$(grep -E '^[0-9]+% tests passed, [0-9]+ tests? failed out of [0-9]+' "$log" | tail -1)
+    skip=$(grep -c -E '\*\*\*Skipped|Not Run' "$log" || true)
+    if [[ -n "$line" ]]; then
+        fail=$(sed -E 's/.* ([0-9]+) tests? failed out of ([0-9]+).*/\1/' <<< "$line")
+        total=$(sed -E 's/.* failed out of ([0-9]+).*/\1/' <<< "$line")
+        pass=$(( total - fail - skip ))
+    elif grep -q "No tests were found" "$log"; then
+        line="no tests"
+        fail=1
+    fi
+    if (( ctest_rc != 0 )) && (( fail == 0 )); then
+        fail=1      # ctest itself failed (e.g. test discovery)
+        line="${line:-ctest failed (rc=$ctest_rc)}"
+    fi
+    local skipped=""
+    (( skip == 0 )) || skipped=", $skip skipped (not counted as passed)"
+    echo "---- ${log}: ${line:-no ctest summary}$skipped"
+    sed -n '/The following tests FAILED:/,/^Errors while running CTest/p' "$log" | grep -v '^Errors'
+}
+
 total_pass=0
 total_fail=0
 summary=()
@@ -51,36 +120,28 @@ for stage in "${stages[@]}"; do
     echo
     echo "=================== stage: $stage ==================="
     start=$SECONDS
-    log=build/test-$stage.log
-    pass=0 fail=0 status=ok
-    if ! bash scripts/build.sh "$stage"; then
-        status="build FAILED"
-        fail=1
-    else
-        ctest --test-dir "build/$stage" -j"$HWCIPHER_JOBS" --output-on-failure \
-              --timeout 900 2>&1 | tee "$log"
-        ctest_rc=${PIPESTATUS[0]}
-        # "100% tests passed, 0 tests failed out of 9"
-        line=$(grep -E '^[0-9]+% tests passed, [0-9]+ tests? failed out of [0-9]+' "$log" | tail -1)
-        if [[ -n "$line" ]]; then
-            fail=$(sed -E 's/.* ([0-9]+) tests? failed out of ([0-9]+).*/\1/' <<< "$line")
-            total=$(sed -E 's/.* failed out of ([0-9]+).*/\1/' <<< "$line")
-            pass=$(( total - fail ))
-        elif grep -q "No tests were found" "$log"; then
-            line="no tests"
-        fi
-        if (( ctest_rc != 0 )) && (( fail == 0 )); then
-            fail=1      # ctest itself failed (e.g. test discovery)
-            line="${line:-ctest failed (rc=$ctest_rc)}"
-        fi
-        (( fail == 0 )) || status="tests FAILED"
-        echo "---- $stage: ${line:-no ctest summary}"
-        sed -n '/The following tests FAILED:/,/^Errors while running CTest/p' "$log" | grep -v '^Errors'
+    # shellcheck disable=SC2046  # build args are single words
+    if ! bash scripts/build.sh "$stage" $(build_args_of "$stage"); then
+        summary+=("$(printf '%-17s %-13s %5d passed %4d failed %5ds' "$stage" "build FAILED" 0 1 $(( SECONDS - start )))")
+        total_fail=$(( total_fail + 1 ))
+        rc=1
+        continue
     fi
-    (( fail == 0 )) || rc=1
-    total_pass=$(( total_pass + pass ))
-    total_fail=$(( total_fail + fail ))
-    summary+=("$(printf '%-9s %-13s %5d passed %4d failed %5ds' "$stage" "$status" "$pass" "$fail" $(( SECONDS - start )))")
+    while IFS='|' read -r label envs regex; do
+        [[ -n "$label" ]] || continue
+        echo
+        echo "------------------- run: $label ${envs:+($envs)} -------------------"
+        rstart=$SECONDS
+        pass=0 fail=0 skip=0
+        # shellcheck disable=SC2086  # envs is a list of VAR=value words
+        run_ctest "build/$stage" "build/test-$label.log" "$regex" $envs
+        status=ok
+        (( fail == 0 )) || { status="tests FAILED"; rc=1; }
+        total_pass=$(( total_pass + pass ))
+        total_fail=$(( total_fail + fail ))
+        summary+=("$(printf '%-17s %-13s %5d passed %4d failed %5ds' "$label" "$status" "$pass" "$fail" $(( SECONDS - rstart )))")
+    done < <(runs_of "$stage")
+    echo "stage $stage took $(( SECONDS - start ))s"
 done
 
 echo

@@ -7,6 +7,9 @@
 // SM4 modes 3.0 lacks) must report what the same AES mode reports.
 #include "test/support/ossl_env.h"
 
+#include "cores/cpu.h"
+#include "cores/registry.h"
+
 #include <gtest/gtest.h>
 #include <openssl/core_names.h>
 #include <openssl/params.h>
@@ -177,6 +180,26 @@ TEST(ApiCatalogue, CoreReportNamesEveryFamily) {
         ASSERT_NE(at, std::string::npos) << fam << " missing in \"" << report << "\"";
         const size_t start = at + std::string(fam).size(), end = report.find(',', start);
         EXPECT_GT((end == std::string::npos ? report.size() : end) - start, 0u) << "empty core for " << fam;
+    }
+}
+
+// Proves which cores the provider runs: the report equals the selection the
+// registry makes for this CPU and HWCIPHER_CORES, and, when the test run
+// states what it expects (scripts/test.sh sets HWCIPHER_EXPECT_CORES for each
+// run: accelerated cores, forced portable, s390x under the CPACF shim), equals
+// that exactly, so a run meant for hardware cores cannot pass on portable ones.
+TEST(ApiCatalogue, CoreReportIsTheSelection) {
+    const char* spec = std::getenv("HWCIPHER_CORES");
+    hwc::CoreSelection sel{};
+    std::string error;
+    ASSERT_TRUE(hwc::select_cores(hwc::detect_cpu_features(), spec ? spec : "", sel, error)) << error;
+    std::string want;
+    for (hwc::Family f : {hwc::Family::aes, hwc::Family::sm4, hwc::Family::twofish})
+        want += std::string(want.empty() ? "" : ",") + hwc::family_name(f) + "=" + sel.for_family(f)->name;
+    want += std::string(",ghash=") + sel.ghash->name;
+    EXPECT_EQ(core_report(), want);
+    if (const char* expect = std::getenv("HWCIPHER_EXPECT_CORES"); expect != nullptr && *expect) {
+        EXPECT_EQ(core_report(), std::string(expect)) << "this run was meant for other cores";
     }
 }
 
