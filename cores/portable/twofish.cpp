@@ -18,6 +18,7 @@
 // the MDS/RS products are computed in GF(2^8) from the specification's
 // matrices and polynomials, at compile time or at key setup.
 #include "cores/portable/portable.h"
+#include "cores/portable/twofish_schedule.h"
 
 #include <bit>
 #include <cstddef>
@@ -143,13 +144,8 @@ inline uint32_t h_splat(uint8_t x, const uint8_t (&l)[4][4], int k) {
 
 // ---- key schedule ------------------------------------------------------------
 
-struct Schedule {
-    uint32_t s[4][256]; // g(X) = s[0][x0] ^ s[1][x1] ^ s[2][x2] ^ s[3][x3]
-    uint32_t k[40];     // whitening K0..K7, round keys K8..K39
-};
-static_assert(sizeof(Schedule) <= sizeof(KeySchedule), "Twofish schedule must fit KeySchedule");
-static_assert(alignof(Schedule) <= alignof(KeySchedule));
-static_assert(std::is_trivially_copyable_v<Schedule>);
+// Layout in cores/portable/twofish_schedule.h (shared with the aarch64 core).
+using Schedule = TwofishSchedule;
 
 inline const Schedule& sched(const KeySchedule& ks) {
     return *std::launder(reinterpret_cast<const Schedule*>(ks.bytes));
@@ -161,7 +157,9 @@ void wipe(void* p, size_t n) {
     while (n--) *v++ = 0;
 }
 
-bool set_key(KeySchedule& ks, const uint8_t* key, size_t keylen) {
+} // namespace
+
+bool twofish_set_key(KeySchedule& ks, const uint8_t* key, size_t keylen) {
     if (keylen != 16 && keylen != 24 && keylen != 32) return false;
     const int k = static_cast<int>(keylen / 8);
 
@@ -196,6 +194,8 @@ bool set_key(KeySchedule& ks, const uint8_t* key, size_t keylen) {
     wipe(sb, sizeof sb);
     return true;
 }
+
+namespace {
 
 // ---- block functions ---------------------------------------------------------
 
@@ -271,9 +271,13 @@ void decrypt_blocks(const KeySchedule& ks, const uint8_t* in, uint8_t* out, size
 } // namespace
 
 extern const BlockCore twofish = {
-    "twofish-portable", Family::twofish, /*hardware=*/false, /*needs=*/0,
-    set_key, encrypt_blocks, decrypt_blocks,
-    nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
+    .name = "twofish-portable",
+    .family = Family::twofish,
+    .hardware = false,
+    .needs = 0,
+    .set_key = twofish_set_key,
+    .encrypt_blocks = encrypt_blocks,
+    .decrypt_blocks = decrypt_blocks,
 };
 
 } // namespace hwc::portable
