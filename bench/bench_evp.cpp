@@ -1,0 +1,413 @@
+// SPDX-License-Identifier: Apache-2.0
+// bench_evp: push a fixed amount of data through one cipher via EVP, the way
+// an application would, so that scripts/bench_aarch64.sh can count the guest
+// instructions it takes under QEMU. It measures nothing itself: the count
+// comes from the QEMU plugin, and start-up cancels out because the script
+// runs every case twice (N and 2N bytes) and divides the difference by N.
+//
+//   bench_evp --cipher AES-128-GCM --provider hwcipher --dir enc --bytes 1048576
+//             [--message N] [--aad N] [--update N] [--tag HEX] [--make-tag]
+//   bench_evp --provider hwcipher --cores
+//   bench_evp --provider default --offers AES-128-ECB,SM4-CFB8,...
+//
+//   --cipher    algorithm name, fetched with EVP_CIPHER_fetch(NULL, name,
+//               "provider=<provider>")
+//   --provider  hwcipher or default; the fetch must come from that provider
+//   --dir       enc or dec
+//   --bytes     payload bytes in total
+//   --update    stream mode (the default): one key/IV set-up, then EVP updates
+//               of this many bytes (default 16384), one final
+//   --message   per-message mode instead: the key is set once, then each
+//               message of N bytes is init(IV) [+ AAD] + one update + final
+//               (+ tag). CCM needs it (EVP's CCM is one-shot per message), and
+//               XTS uses it (each update is one data unit with its own tweak)
+//   --aad       bytes of AAD per message (AEAD only; default 0)
+//   --tag       stream AEAD decryption: the tag the input verifies against,
+//               as printed by a --make-tag run (otherwise final fails)
+//   --make-tag  print that tag and exit (run it outside the counted runs)
+//   --cores     print the provider's hwcipher-cores parameter and exit
+//   --offers    print "offers: NAME" for each listed cipher the provider has,
+//               and exit (one QEMU start instead of one per cipher)
+//
+// Output, one "key: value" per line: provider, cores and core (hwcipher only:
+// the core serving this cipher), module-range (guest addresses of
+// hwcipher.so's code, for the plugin's skip=), done. Any failure prints
+// OpenSSL's error queue and exits 1; a cipher the provider does not offer
+// exits 3, so the script can tell "not offered" from "broken".
+#include <link.h>
+#include <openssl/core_names.h>
+#include <openssl/crypto.h>
+#include <openssl/err.h>
+#include <openssl/evp.h>
+#include <openssl/params.h>
+#include <openssl/provider.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace {
+
+constexpr int kExitNotOffered = 3;
+
+[[noreturn]] void die(const std::string& what) {
+    std::fprintf(stderr, "bench_evp: %s\n", what.c_str());
+    ERR_print_errors_fp(stderr);
+    std::exit(1);
+}
+
+void check(int ok, const char* what) {
+    if (ok != 1) die(std::string(what) + " failed");
+}
+
+struct Options {
+    std::string cipher, provider, dir;
+    size_t bytes = 0;
+    size_t update = 16384;
+    size_t message = 0; // 0: stream mode
+    size_t aad = 0;
+    std::string tag_hex;
+    bool make_tag = false;
+    bool cores_only = false;
+    std::string offers; // comma-separated names
+};
+
+size_t to_size(const char* flag, const char* s) {
+    char* end = nullptr;
+    unsigned long long v = std::strtoull(s, &end, 10);
+    if (end == s || *end != '\0') die(std::string(flag) + ": not a number: " + s);
+    return static_cast<size_t>(v);
+}
+
+Options parse(int argc, char** argv) {
+    Options o;
+    for (int i = 1; i < argc; ++i) {
+        std::string a = argv[i];
+        auto value = [&]() -> const char* {
+            if (i + 1 >= argc) die(a + " needs a value");
+            return argv[++i];
+        };
+        if (a == "--cipher") o.cipher = value();
+        else if (a == "--provider") o.provider = value();
+        else if (a == "--dir") o.dir = value();
+        else if (a == "--bytes") o.bytes = to_size("--bytes", value());
+        else if (a == "--update") o.update = to_size("--update", value());
+        else if (a == "--message") o.message = to_size("--message", value());
+        else if (a == "--aad") o.aad = to_size("--aad", value());
+        else if (a == "--tag") o.tag_hex = value();
+        else if (a == "--make-tag") o.make_tag = true;
+        else if (a == "--cores") o.cores_only = true;
+        else if (a == "--offers") o.offers = value();
+        else die("unknown argument " + a + " (see the comment at the top of bench/bench_evp.cpp)");
+    }
+    if (o.provider != "hwcipher" && o.provider != "default")
+        die("--provider must be hwcipher or default");
+    if (o.cores_only || !o.offers.empty()) return o;
+    if (o.cipher.empty()) die("--cipher is required");
+    if (o.dir != "enc" && o.dir != "dec") die("--dir must be enc or dec");
+    size_t unit = o.message ? o.message : o.update;
+    if (unit == 0 || o.bytes == 0 || o.bytes % unit != 0)
+        die("--bytes must be a non-zero multiple of the update/message size");
+    return o;
+}
+
+std::string hex(const std::vector<unsigned char>& v) {
+    static const char digits[] = "0123456789abcdef";
+    std::string s;
+    for (unsigned char b : v) {
+        s += digits[b >> 4];
+        s += digits[b & 15];
+    }
+    return s;
+}
+
+std::vector<unsigned char> unhex(const std::string& s) {
+    std::vector<unsigned char> v;
+    if (s.size() % 2) die("--tag: odd number of hex digits");
+    for (size_t i = 0; i < s.size(); i += 2)
+        v.push_back(static_cast<unsigned char>(std::stoul(s.substr(i, 2), nullptr, 16)));
+    return v;
+}
+
+// Deterministic bytes: identical input in every run, so counts repeat exactly.
+std::vector<unsigned char> pattern(size_t n, unsigned seed) {
+    std::vector<unsigned char> v(n);
+    for (size_t i = 0; i < n; ++i) v[i] = static_cast<unsigned char>(i * 31 + seed);
+    return v;
+}
+
+// The code segment of hwcipher.so as mapped in this process, "lo-hi" in hex
+// (what the plugin's skip= takes): instructions outside it are libcrypto's
+// EVP layer, libc and libstdc++.
+std::string module_range() {
+    std::string out;
+    dl_iterate_phdr(
+        [](dl_phdr_info* info, size_t, void* data) {
+            const char* name = info->dlpi_name;
+            if (name == nullptr || std::strstr(name, "hwcipher.so") == nullptr) return 0;
+            for (int i = 0; i < info->dlpi_phnum; ++i) {
+                const auto& ph = info->dlpi_phdr[i];
+                if (ph.p_type != PT_LOAD || !(ph.p_flags & PF_X)) continue;
+                char buf[64];
+                uint64_t lo = info->dlpi_addr + ph.p_vaddr;
+                std::snprintf(buf, sizeof buf, "%llx-%llx", static_cast<unsigned long long>(lo),
+                              static_cast<unsigned long long>(lo + ph.p_memsz));
+                *static_cast<std::string*>(data) = buf;
+                return 1;
+            }
+            return 0;
+        },
+        &out);
+    return out;
+}
+
+// "aes=aes-ce,sm4=sm4-portable,twofish=...,ghash=ghash-pmull" -> value of `family`.
+std::string core_of(const std::string& report, const std::string& family) {
+    std::string key = family + "=";
+    size_t pos = 0;
+    while (pos < report.size()) {
+        size_t end = report.find(',', pos);
+        if (end == std::string::npos) end = report.size();
+        if (report.compare(pos, key.size(), key) == 0)
+            return report.substr(pos + key.size(), end - pos - key.size());
+        pos = end + 1;
+    }
+    return "?";
+}
+
+std::string family_of(const std::string& cipher) {
+    std::string up;
+    for (char c : cipher) up += static_cast<char>(c >= 'a' && c <= 'z' ? c - 'a' + 'A' : c);
+    if (up.rfind("AES", 0) == 0) return "aes";
+    if (up.rfind("SM4", 0) == 0) return "sm4";
+    if (up.rfind("TWOFISH", 0) == 0) return "twofish";
+    return "?";
+}
+
+struct Bench {
+    Options o;
+    EVP_CIPHER* cipher = nullptr;
+    bool aead = false;
+    int mode = 0;
+    std::vector<unsigned char> key, iv, aad;
+
+    EVP_CIPHER_CTX* new_ctx(bool enc, bool with_iv) const {
+        EVP_CIPHER_CTX* ctx = EVP_CIPHER_CTX_new();
+        if (ctx == nullptr) die("EVP_CIPHER_CTX_new");
+        const unsigned char* first_iv = with_iv ? iv.data() : nullptr;
+        check(EVP_CipherInit_ex(ctx, cipher, nullptr, key.data(), first_iv, enc),
+              "EVP_CipherInit_ex (key)");
+        // Decrypting patterned bytes gives no valid padding: bulk figures
+        // are for the cipher alone, so padding is off in both directions.
+        if (mode == EVP_CIPH_ECB_MODE || mode == EVP_CIPH_CBC_MODE)
+            check(EVP_CIPHER_CTX_set_padding(ctx, 0), "EVP_CIPHER_CTX_set_padding");
+        return ctx;
+    }
+
+    size_t tag_len(EVP_CIPHER_CTX* ctx) const {
+        int n = EVP_CIPHER_CTX_get_tag_length(ctx);
+        if (n <= 0) die("EVP_CIPHER_CTX_get_tag_length");
+        return static_cast<size_t>(n);
+    }
+
+    void feed_aad(EVP_CIPHER_CTX* ctx, size_t msg_len) const {
+        int outl = 0;
+        // CCM must know the message length before the AAD.
+        if (mode == EVP_CIPH_CCM_MODE && !aad.empty())
+            check(EVP_CipherUpdate(ctx, nullptr, &outl, nullptr, static_cast<int>(msg_len)),
+                  "EVP_CipherUpdate (CCM length)");
+        if (!aad.empty())
+            check(EVP_CipherUpdate(ctx, nullptr, &outl, aad.data(), static_cast<int>(aad.size())),
+                  "EVP_CipherUpdate (AAD)");
+    }
+
+    void update(EVP_CIPHER_CTX* ctx, unsigned char* out, const unsigned char* in, size_t n) const {
+        int outl = 0;
+        check(EVP_CipherUpdate(ctx, out, &outl, in, static_cast<int>(n)), "EVP_CipherUpdate");
+    }
+
+    void finish(EVP_CIPHER_CTX* ctx, unsigned char* out) const {
+        int outl = 0;
+        check(EVP_CipherFinal_ex(ctx, out, &outl), "EVP_CipherFinal_ex");
+    }
+
+    std::vector<unsigned char> get_tag(EVP_CIPHER_CTX* ctx) const {
+        std::vector<unsigned char> tag(tag_len(ctx));
+        const int n = static_cast<int>(tag.size());
+        check(EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_GET_TAG, n, tag.data()),
+              "EVP_CTRL_AEAD_GET_TAG");
+        return tag;
+    }
+
+    void set_tag(EVP_CIPHER_CTX* ctx, std::vector<unsigned char>& tag) const {
+        const int n = static_cast<int>(tag.size());
+        check(EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_SET_TAG, n, tag.data()),
+              "EVP_CTRL_AEAD_SET_TAG");
+    }
+
+    // Stream mode: one key/IV set-up, updates of o.update bytes, one final.
+    void stream() {
+        const bool enc = o.dir == "enc";
+        if (mode == EVP_CIPH_CCM_MODE) die("CCM is one-shot per message in EVP: use --message");
+        std::vector<unsigned char> in = pattern(o.update, 7), out(o.update + 64);
+        EVP_CIPHER_CTX* ctx = new_ctx(enc, true);
+        std::vector<unsigned char> tag;
+        if (aead && !enc) {
+            if (o.tag_hex.empty())
+                die("stream AEAD decryption needs --tag (from a --make-tag run)");
+            tag = unhex(o.tag_hex);
+            set_tag(ctx, tag);
+        }
+        feed_aad(ctx, o.bytes);
+        for (size_t done = 0; done < o.bytes; done += o.update)
+            update(ctx, out.data(), in.data(), o.update);
+        finish(ctx, out.data());
+        if (aead && enc) tag = get_tag(ctx); // applications read it: part of the work
+        EVP_CIPHER_CTX_free(ctx);
+    }
+
+    // The tag that stream() decryption of the patterned input verifies
+    // against: decrypt it (tag unchecked), encrypt the result back (which
+    // must give the input again) and take that encryption's tag.
+    void make_tag() {
+        if (!aead || o.message) die("--make-tag is for stream AEAD decryption");
+        const int n = static_cast<int>(o.update);
+        std::vector<unsigned char> in = pattern(o.update, 7), plain(o.update + 64),
+                                   back(o.update + 64);
+        EVP_CIPHER_CTX* dec = new_ctx(false, true);
+        EVP_CIPHER_CTX* enc = new_ctx(true, true);
+        feed_aad(dec, o.bytes);
+        feed_aad(enc, o.bytes);
+        for (size_t done = 0; done < o.bytes; done += o.update) {
+            int n1 = 0, n2 = 0;
+            check(EVP_CipherUpdate(dec, plain.data(), &n1, in.data(), n), "decrypt");
+            check(EVP_CipherUpdate(enc, back.data(), &n2, plain.data(), n1), "re-encrypt");
+            if (n1 != n || n2 != n || std::memcmp(back.data(), in.data(), o.update) != 0)
+                die("--make-tag: re-encryption does not reproduce the input");
+        }
+        finish(enc, back.data());
+        std::printf("tag: %s\n", hex(get_tag(enc)).c_str());
+        EVP_CIPHER_CTX_free(dec);
+        EVP_CIPHER_CTX_free(enc);
+    }
+
+    // Per-message mode: key once; per message init(IV), [AAD], update, final.
+    void messages() {
+        const bool enc = o.dir == "enc";
+        const size_t n = o.message;
+        std::vector<unsigned char> in = pattern(n, 7), out(n + 64), tag;
+        if (aead && !enc) {
+            // Something valid to decrypt: one encryption, the same cost in
+            // every run of this case, so it cancels in the difference.
+            EVP_CIPHER_CTX* e = new_ctx(true, false);
+            check(EVP_CipherInit_ex(e, nullptr, nullptr, nullptr, iv.data(), 1),
+                  "EVP_CipherInit_ex (IV)");
+            feed_aad(e, n);
+            update(e, out.data(), in.data(), n);
+            finish(e, out.data() + n);
+            tag = get_tag(e);
+            EVP_CIPHER_CTX_free(e);
+            in.assign(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(n));
+        }
+        EVP_CIPHER_CTX* ctx = new_ctx(enc, false);
+        for (size_t done = 0; done < o.bytes; done += n) {
+            check(EVP_CipherInit_ex(ctx, nullptr, nullptr, nullptr, iv.data(), enc),
+                  "EVP_CipherInit_ex (IV)");
+            if (aead && !enc) set_tag(ctx, tag); // CCM wants it before the data
+            feed_aad(ctx, n);
+            update(ctx, out.data(), in.data(), n);
+            finish(ctx, out.data() + n);
+            if (aead && enc) (void)get_tag(ctx); // read, as an application would
+        }
+        EVP_CIPHER_CTX_free(ctx);
+    }
+};
+
+} // namespace
+
+int main(int argc, char** argv) {
+    Options o = parse(argc, argv);
+
+    // No openssl.cnf: the host's file would otherwise be read under QEMU, and
+    // the providers loaded must be exactly the ones named here.
+    check(OPENSSL_init_crypto(OPENSSL_INIT_NO_LOAD_CONFIG, nullptr), "OPENSSL_init_crypto");
+    // default always (hwcipher's child context may draw randomness from it);
+    // hwcipher from $OPENSSL_MODULES only when it is the one measured.
+    if (OSSL_PROVIDER_load(nullptr, "default") == nullptr) die("loading the default provider");
+    OSSL_PROVIDER* prov = OSSL_PROVIDER_load(nullptr, o.provider.c_str());
+    if (prov == nullptr) die("loading provider " + o.provider + " (is OPENSSL_MODULES set?)");
+    std::printf("provider: %s\n", o.provider.c_str());
+
+    std::string cores;
+    if (o.provider == "hwcipher") {
+        const char* report = nullptr;
+        OSSL_PARAM params[] = {
+            OSSL_PARAM_construct_utf8_ptr("hwcipher-cores", const_cast<char**>(&report), 0),
+            OSSL_PARAM_construct_end(),
+        };
+        if (OSSL_PROVIDER_get_params(prov, params) != 1 || report == nullptr)
+            die("reading hwcipher's hwcipher-cores parameter");
+        cores = report;
+        std::printf("cores: %s\n", cores.c_str());
+        std::printf("module-range: %s\n", module_range().c_str());
+    }
+    if (o.cores_only) return 0;
+    if (!o.offers.empty()) {
+        const std::string props = "provider=" + o.provider;
+        size_t pos = 0;
+        while (pos <= o.offers.size()) {
+            size_t end = o.offers.find(',', pos);
+            if (end == std::string::npos) end = o.offers.size();
+            std::string name = o.offers.substr(pos, end - pos);
+            if (EVP_CIPHER* c = EVP_CIPHER_fetch(nullptr, name.c_str(), props.c_str())) {
+                std::printf("offers: %s\n", name.c_str());
+                EVP_CIPHER_free(c);
+            }
+            pos = end + 1;
+        }
+        ERR_clear_error(); // the failed fetches are the answer, not errors
+        return 0;
+    }
+
+    Bench b;
+    b.o = o;
+    const std::string props = "provider=" + o.provider;
+    b.cipher = EVP_CIPHER_fetch(nullptr, o.cipher.c_str(), props.c_str());
+    if (b.cipher == nullptr) {
+        std::fprintf(stderr, "bench_evp: provider %s does not offer %s\n", o.provider.c_str(),
+                     o.cipher.c_str());
+        ERR_print_errors_fp(stderr);
+        return kExitNotOffered;
+    }
+    const char* got = OSSL_PROVIDER_get0_name(EVP_CIPHER_get0_provider(b.cipher));
+    if (got == nullptr || o.provider != got)
+        die(o.cipher + " came from provider " + (got ? got : "?") + ", not " + o.provider);
+    b.mode = EVP_CIPHER_get_mode(b.cipher);
+    b.aead = (EVP_CIPHER_get_flags(b.cipher) & EVP_CIPH_FLAG_AEAD_CIPHER) != 0;
+    if (!cores.empty()) {
+        std::string family = family_of(o.cipher);
+        std::string core = core_of(cores, family);
+        if (b.mode == EVP_CIPH_GCM_MODE) core += "+" + core_of(cores, "ghash");
+        std::printf("core: %s\n", core.c_str());
+    }
+
+    // XTS keys are two different halves (identical ones are refused when
+    // encrypting); a pattern never repeats within 64 bytes.
+    b.key = pattern(static_cast<size_t>(EVP_CIPHER_get_key_length(b.cipher)), 1);
+    // EVP reads as many IV bytes as the context's IV length (CCM's depends
+    // on its L parameter), never more than 16 for these modes.
+    b.iv = pattern(16, 3);
+    if (b.aead) b.aad = pattern(o.aad, 5);
+    else if (o.aad) die("--aad is for AEAD ciphers");
+
+    if (o.make_tag) b.make_tag();
+    else if (o.message) b.messages();
+    else b.stream();
+    EVP_CIPHER_free(b.cipher);
+    std::printf("done: %zu bytes, %s of %zu\n", o.bytes, o.message ? "messages" : "updates",
+                o.message ? o.message : o.update);
+    return 0;
+}
