@@ -21,6 +21,7 @@
 // per call and the rounds fully unrolled (cores/aarch64/aes_ce.h).
 #include "cores/aarch64/aarch64.h"
 #include "cores/aarch64/aes_ce.h"
+#include "cores/aarch64/aes_ce_gcm.h"
 #include "cores/cpu.h"
 
 #include <arm_neon.h>
@@ -578,6 +579,11 @@ extern const BlockCore aes_ce = {
     .xts_decrypt = slot<XtsDec>,
     .ocb_encrypt = slot<OcbEnc>,
     .ocb_decrypt = slot<OcbDec>,
+    // Stitched CTR+GHASH (aes_ce_gcm.cpp); only used when GCM's GHASH core
+    // is ghash-pmull, whose key layout it reads.
+    .gcm_ghash = &ghash_pmull,
+    .gcm_encrypt = gcm_ce_encrypt,
+    .gcm_decrypt = gcm_ce_decrypt,
 };
 
 } // namespace hwc::aarch64
