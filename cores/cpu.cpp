@@ -13,8 +13,8 @@
 #include <sys/auxv.h>
 #elif defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <cpuid.h>
-#elif defined(__s390x__) && defined(__linux__)
-#include <sys/auxv.h>
+#elif defined(__s390x__) && defined(__linux__) && defined(HWCIPHER_S390X_MSA)
+#include "cores/s390x/cpacf_detect.h"
 #endif
 
 namespace hwc {
@@ -95,31 +95,15 @@ uint32_t detect() {
 
 #elif defined(__s390x__) && defined(__linux__)
 
-// HWCAP bit the kernel sets when STFLE is available (HWCAP_S390_STFLE).
-constexpr unsigned long kHwcapStfle = 4;
-
-// Facility numbers count from the most significant bit of the first doubleword.
-inline bool facility(const uint64_t* list, unsigned n) {
-    return (list[n / 64] >> (63 - n % 64)) & 1;
-}
-
-uint32_t detect() {
-    if (!(getauxval(AT_HWCAP) & kHwcapStfle)) return 0;
-    // Three doublewords cover facility 146. STFLE takes "doublewords - 1" in
-    // the low byte of r0 and stores at most that many; the condition code
-    // only says whether more exist, which we do not need.
-    uint64_t list[3] = {0, 0, 0};
-    register unsigned long r0 __asm__("0") = sizeof(list) / 8 - 1;
-    __asm__ volatile(".insn s,0xb2b00000,%0" // STFLE
-                     : "=Q"(list), "+d"(r0)
-                     :
-                     : "cc", "memory");
-    uint32_t f = 0;
-    if (facility(list, 17)) f |= kS390Msa;
-    if (facility(list, 77)) f |= kS390Msa4;
-    if (facility(list, 146)) f |= kS390Msa8;
-    return f;
-}
+#if defined(HWCIPHER_S390X_MSA)
+// STFLE and the CPACF query functions live with the CPACF cores; the feature
+// bits are the facilities (MSA 17, MSA4 77, MSA8 146), while which function
+// codes exist is decided per key by the cores themselves.
+uint32_t detect() { return s390x::cpacf_features(); }
+#else
+// Built without CPACF (HWCIPHER_S390X_MSA=OFF): no core needs a feature bit.
+uint32_t detect() { return 0; }
+#endif
 
 #else
 

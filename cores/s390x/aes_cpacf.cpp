@@ -1,0 +1,396 @@
+// SPDX-License-Identifier: Apache-2.0
+// aes-cpacf: AES-128/192/256 and its modes on CPACF (z/Architecture MSA).
+//
+// CPACF takes the raw key in a parameter block, not a schedule, and does the
+// whole mode in one instruction: ECB and XTS on KM, CBC on KMC, CFB128 and
+// CFB8 on KMF (LCFB 16 / 1), OFB on KMO, CTR on KMCTR with counter blocks the
+// program writes, CBC-MAC on KMAC, stitched GCM on KMA. Every kernel is one
+// instruction call per invocation (CTR: one per batch of counters), with the
+// chaining value carried in and out of the parameter block.
+//
+// Availability is per instruction and per function code (one per key size,
+// and MSA1-era machines lack AES-192/256), so set_key records which
+// instructions have this key's code; a kernel whose instruction is missing
+// runs the generic kernel (cores/modes.h) over this core's ECB, and ECB
+// itself falls back to the portable AES when KM lacks the code. Kernels of an
+// MSA level the build excludes (HWCIPHER_S390X_MSA4/_MSA8) are not compiled
+// at all: their slots stay empty and the generic kernels serve them.
+// OCB stays generic: it already batches whole runs through encrypt_blocks.
+// Parameter blocks holding the key are stack copies, wiped after each call.
+#include <bit>
+#include <cstddef>
+#include <cstring>
+
+#include "cores/cpu.h"
+#include "cores/modes.h"
+#include "cores/portable/portable.h"
+#include "cores/s390x/cpacf.h"
+#include "cores/s390x/cpacf_detect.h"
+#include "cores/s390x/s390x.h"
+
+namespace hwc::s390x {
+namespace {
+
+static_assert(std::endian::native == std::endian::big, "CPACF code is for big-endian s390x");
+
+// Which instructions have this key's function code, decided at set_key.
+enum Have : uint32_t {
+    kHaveKm = 1u << 0,     // KM-AES (ECB); otherwise the portable schedule is used
+    kHaveKmc = 1u << 1,    // KMC-AES (CBC)
+    kHaveKmf = 1u << 2,    // KMF-AES (CFB128, CFB8)
+    kHaveKmo = 1u << 3,    // KMO-AES (OFB)
+    kHaveKmctr = 1u << 4,  // KMCTR-AES (CTR)
+    kHaveKmac = 1u << 5,   // KMAC-AES (CBC-MAC)
+    kHaveXts = 1u << 6,    // KM-XTS-AES (128 and 256 only)
+    kHaveKma = 1u << 7,    // KMA-GCM-AES
+};
+
+// What the core keeps, at the end of the KeySchedule: the front belongs to
+// the portable AES schedule (under 1 KiB) when KM lacks this key size.
+struct CpacfKey {
+    uint8_t key[32];   // the raw key: CPACF parameter blocks take it as is
+    uint32_t keylen;   // 16, 24 or 32
+    uint32_t fc;       // 18, 19 or 20
+    uint32_t have;     // Have bits
+};
+constexpr size_t kCpacfKeyOffset = kMaxScheduleBytes - 64;
+static_assert(sizeof(CpacfKey) <= kMaxScheduleBytes - kCpacfKeyOffset);
+
+const CpacfKey& cpacf_key(const KeySchedule& ks) {
+    return *reinterpret_cast<const CpacfKey*>(ks.bytes + kCpacfKeyOffset);
+}
+CpacfKey& cpacf_key(KeySchedule& ks) {
+    return *reinterpret_cast<CpacfKey*>(ks.bytes + kCpacfKeyOffset);
+}
+
+void wipe(void* p, size_t n) {
+    volatile uint8_t* v = static_cast<volatile uint8_t*>(p);
+    while (n--) *v++ = 0;
+}
+
+unsigned long direction(bool decrypt) { return decrypt ? cpacf::kDecipher : 0; }
+
+bool set_key(KeySchedule& ks, const uint8_t* key, size_t keylen) {
+    if (keylen != 16 && keylen != 24 && keylen != 32) return false;
+    CpacfKey& k = cpacf_key(ks);
+    std::memset(&k, 0, sizeof k);
+    std::memcpy(k.key, key, keylen);
+    k.keylen = static_cast<uint32_t>(keylen);
+    k.fc = static_cast<uint32_t>(cpacf::kAes128 + (keylen - 16) / 8);
+
+    const CpacfCaps& caps = cpacf_caps();
+    uint32_t have = 0;
+    if (caps.has(Insn::km, k.fc)) have |= kHaveKm;
+    if (caps.has(Insn::kmc, k.fc)) have |= kHaveKmc;
+#if defined(HWCIPHER_S390X_MSA4)
+    if (caps.has(Insn::kmf, k.fc)) have |= kHaveKmf;
+    if (caps.has(Insn::kmo, k.fc)) have |= kHaveKmo;
+    if (caps.has(Insn::kmctr, k.fc)) have |= kHaveKmctr;
+    if (caps.has(Insn::kmac, k.fc)) have |= kHaveKmac;
+    if (keylen != 24 && caps.has(Insn::km, k.fc + cpacf::kXtsOffset)) have |= kHaveXts;
+#endif
+#if defined(HWCIPHER_S390X_MSA8)
+    if (caps.has(Insn::kma, k.fc)) have |= kHaveKma;
+#endif
+    k.have = have;
+    if ((have & kHaveKm) == 0) return portable::aes.set_key(ks, key, keylen);
+    return true;
+}
+
+// ---- ECB: KM ---------------------------------------------------------------
+
+void encrypt_blocks(const KeySchedule& ks, const uint8_t* in, uint8_t* out, size_t n) {
+    if (n == 0) return;
+    const CpacfKey& k = cpacf_key(ks);
+    // KM-AES only reads its parameter block (the key), so it can point into ks.
+    if (k.have & kHaveKm) cpacf::km(k.fc, k.key, out, in, n * kBlockSize);
+    else portable::aes.encrypt_blocks(ks, in, out, n);
+}
+
+void decrypt_blocks(const KeySchedule& ks, const uint8_t* in, uint8_t* out, size_t n) {
+    if (n == 0) return;
+    const CpacfKey& k = cpacf_key(ks);
+    if (k.have & kHaveKm) cpacf::km(k.fc | cpacf::kDecipher, k.key, out, in, n * kBlockSize);
+    else portable::aes.decrypt_blocks(ks, in, out, n);
+}
+
+// ---- chained modes: parameter block = chaining value, key -----------------
+
+// KMC, KMF, KMO and KMAC share this layout; the CPU reads keylen key bytes.
+struct ChainParam {
+    uint8_t cv[16];
+    uint8_t key[32];
+};
+
+ChainParam chain_param(const CpacfKey& k, const uint8_t iv[kBlockSize]) {
+    ChainParam p;
+    std::memcpy(p.cv, iv, kBlockSize);
+    std::memcpy(p.key, k.key, sizeof p.key);
+    return p;
+}
+
+void finish_chain(ChainParam& p, uint8_t iv[kBlockSize]) {
+    std::memcpy(iv, p.cv, kBlockSize);
+    wipe(&p, sizeof p);
+}
+
+void cbc_encrypt(const KeySchedule& ks, uint8_t iv[kBlockSize], const uint8_t* in,
+                 uint8_t* out, size_t n) {
+    const CpacfKey& k = cpacf_key(ks);
+    if ((k.have & kHaveKmc) == 0) return generic::cbc_encrypt(aes_cpacf, ks, iv, in, out, n);
+    if (n == 0) return;
+    ChainParam p = chain_param(k, iv);
+    cpacf::kmc(k.fc, &p, out, in, n * kBlockSize);
+    finish_chain(p, iv);
+}
+
+void cbc_decrypt(const KeySchedule& ks, uint8_t iv[kBlockSize], const uint8_t* in,
+                 uint8_t* out, size_t n) {
+    const CpacfKey& k = cpacf_key(ks);
+    if ((k.have & kHaveKmc) == 0) return generic::cbc_decrypt(aes_cpacf, ks, iv, in, out, n);
+    if (n == 0) return;
+    ChainParam p = chain_param(k, iv);
+    cpacf::kmc(k.fc | cpacf::kDecipher, &p, out, in, n * kBlockSize);
+    finish_chain(p, iv);
+}
+
+#if defined(HWCIPHER_S390X_MSA4)
+
+// KMF with LCFB = 16 (CFB128, chaining value = last ciphertext block) or
+// LCFB = 1 (CFB8, chaining value = the 16-byte shift register).
+void kmf_crypt(const CpacfKey& k, unsigned long lcfb, bool decrypt, uint8_t iv[kBlockSize],
+               const uint8_t* in, uint8_t* out, size_t nbytes) {
+    ChainParam p = chain_param(k, iv);
+    cpacf::kmf(k.fc | direction(decrypt) | cpacf::kmf_lcfb(lcfb), &p, out, in, nbytes);
+    finish_chain(p, iv);
+}
+
+void cfb_encrypt(const KeySchedule& ks, uint8_t iv[kBlockSize], const uint8_t* in,
+                 uint8_t* out, size_t n) {
+    const CpacfKey& k = cpacf_key(ks);
+    if ((k.have & kHaveKmf) == 0) return generic::cfb_encrypt(aes_cpacf, ks, iv, in, out, n);
+    if (n != 0) kmf_crypt(k, 16, false, iv, in, out, n * kBlockSize);
+}
+
+void cfb_decrypt(const KeySchedule& ks, uint8_t iv[kBlockSize], const uint8_t* in,
+                 uint8_t* out, size_t n) {
+    const CpacfKey& k = cpacf_key(ks);
+    if ((k.have & kHaveKmf) == 0) return generic::cfb_decrypt(aes_cpacf, ks, iv, in, out, n);
+    if (n != 0) kmf_crypt(k, 16, true, iv, in, out, n * kBlockSize);
+}
+
+void cfb8_encrypt(const KeySchedule& ks, uint8_t iv[kBlockSize], const uint8_t* in,
+                  uint8_t* out, size_t nbytes) {
+    const CpacfKey& k = cpacf_key(ks);
+    if ((k.have & kHaveKmf) == 0) return generic::cfb8(aes_cpacf, ks, iv, in, out, nbytes, true);
+    if (nbytes != 0) kmf_crypt(k, 1, false, iv, in, out, nbytes);
+}
+
+void cfb8_decrypt(const KeySchedule& ks, uint8_t iv[kBlockSize], const uint8_t* in,
+                  uint8_t* out, size_t nbytes) {
+    const CpacfKey& k = cpacf_key(ks);
+    if ((k.have & kHaveKmf) == 0) return generic::cfb8(aes_cpacf, ks, iv, in, out, nbytes, false);
+    if (nbytes != 0) kmf_crypt(k, 1, true, iv, in, out, nbytes);
+}
+
+// KMO: the chaining value out is the last keystream block, the OFB register.
+void ofb(const KeySchedule& ks, uint8_t iv[kBlockSize], const uint8_t* in, uint8_t* out,
+         size_t n) {
+    const CpacfKey& k = cpacf_key(ks);
+    if ((k.have & kHaveKmo) == 0) return generic::ofb(aes_cpacf, ks, iv, in, out, n);
+    if (n == 0) return;
+    ChainParam p = chain_param(k, iv);
+    cpacf::kmo(k.fc, &p, out, in, n * kBlockSize);
+    finish_chain(p, iv);
+}
+
+// KMAC: CBC-MAC, the chaining value out is the MAC state.
+void cbc_mac(const KeySchedule& ks, uint8_t iv[kBlockSize], const uint8_t* in, size_t n) {
+    const CpacfKey& k = cpacf_key(ks);
+    if ((k.have & kHaveKmac) == 0) return generic::cbc_mac(aes_cpacf, ks, iv, in, n);
+    if (n == 0) return;
+    ChainParam p = chain_param(k, iv);
+    cpacf::kmac(k.fc, &p, in, n * kBlockSize);
+    finish_chain(p, iv);
+}
+
+// ---- CTR: KMCTR over counter blocks written here --------------------------
+
+// Counter blocks per KMCTR call: 2 KiB of stack.
+constexpr size_t kCtrBatch = 128;
+
+// Writes `m` consecutive 128-bit big-endian counters starting at hi:lo and
+// leaves hi:lo at the next one. The carry into `hi` is taken between runs,
+// so the inner loop is two stores and two adds per block.
+void fill_counters(uint8_t* dst, uint64_t& hi, uint64_t& lo, size_t m) {
+    while (m != 0) {
+        const uint64_t to_wrap = 0 - lo;  // counters before `lo` wraps; 0 means 2^64
+        const size_t run = (to_wrap != 0 && to_wrap < m) ? static_cast<size_t>(to_wrap) : m;
+        for (size_t i = 0; i < run; ++i, dst += kBlockSize, ++lo) {
+            std::memcpy(dst, &hi, 8);  // native order is big-endian
+            std::memcpy(dst + 8, &lo, 8);
+        }
+        if (lo == 0) ++hi;
+        m -= run;
+    }
+}
+
+void ctr(const KeySchedule& ks, uint8_t iv[kBlockSize], const uint8_t* in, uint8_t* out,
+         size_t n) {
+    const CpacfKey& k = cpacf_key(ks);
+    if ((k.have & kHaveKmctr) == 0) return generic::ctr(aes_cpacf, ks, iv, in, out, n);
+    uint64_t hi, lo;
+    std::memcpy(&hi, iv, 8);
+    std::memcpy(&lo, iv + 8, 8);
+    // Counters are public (they derive from the IV); the keystream never
+    // leaves the CPU, so nothing here needs wiping.
+    alignas(8) uint8_t ctrs[kCtrBatch * kBlockSize];
+    while (n != 0) {
+        const size_t m = n < kCtrBatch ? n : kCtrBatch;
+        fill_counters(ctrs, hi, lo, m);
+        // KMCTR-AES only reads its parameter block (the key).
+        cpacf::kmctr(k.fc, k.key, out, in, m * kBlockSize, ctrs);
+        in += m * kBlockSize;
+        out += m * kBlockSize;
+        n -= m;
+    }
+    std::memcpy(iv, &hi, 8);
+    std::memcpy(iv + 8, &lo, 8);
+}
+
+// ---- XTS: KM-XTS with the running tweak as the XTS parameter --------------
+
+// Parameter block: key (16 or 32 bytes), then the XTS parameter: the
+// encrypted tweak for the next block, written back by the CPU.
+void xts_crypt(const CpacfKey& k, bool decrypt, uint8_t tweak[kBlockSize], const uint8_t* in,
+               uint8_t* out, size_t n) {
+    uint8_t p[32 + kBlockSize];
+    std::memcpy(p, k.key, k.keylen);
+    std::memcpy(p + k.keylen, tweak, kBlockSize);
+    cpacf::km((k.fc + cpacf::kXtsOffset) | direction(decrypt), p, out, in, n * kBlockSize);
+    std::memcpy(tweak, p + k.keylen, kBlockSize);
+    wipe(p, sizeof p);
+}
+
+void xts_encrypt(const KeySchedule& ks, uint8_t tweak[kBlockSize], const uint8_t* in,
+                 uint8_t* out, size_t n) {
+    const CpacfKey& k = cpacf_key(ks);
+    if ((k.have & kHaveXts) == 0) return generic::xts_encrypt(aes_cpacf, ks, tweak, in, out, n);
+    if (n != 0) xts_crypt(k, false, tweak, in, out, n);
+}
+
+void xts_decrypt(const KeySchedule& ks, uint8_t tweak[kBlockSize], const uint8_t* in,
+                 uint8_t* out, size_t n) {
+    const CpacfKey& k = cpacf_key(ks);
+    if ((k.have & kHaveXts) == 0) return generic::xts_decrypt(aes_cpacf, ks, tweak, in, out, n);
+    if (n != 0) xts_crypt(k, true, tweak, in, out, n);
+}
+
+#endif // HWCIPHER_S390X_MSA4
+
+#if defined(HWCIPHER_S390X_MSA8)
+
+// ---- GCM: KMA, stitched with ghash-kimd's key -------------------------------
+
+uint32_t load_be32(const uint8_t* p) {
+    return (uint32_t{p[0]} << 24) | (uint32_t{p[1]} << 16) | (uint32_t{p[2]} << 8) | p[3];
+}
+
+void store_be32(uint8_t* p, uint32_t v) {
+    p[0] = static_cast<uint8_t>(v >> 24);
+    p[1] = static_cast<uint8_t>(v >> 16);
+    p[2] = static_cast<uint8_t>(v >> 8);
+    p[3] = static_cast<uint8_t>(v);
+}
+
+// KMA-GCM-AES parameter block.
+struct KmaParam {
+    uint8_t reserved[12];
+    uint8_t cv[4];      // 32-bit counter, incremented before each block's use
+    uint8_t t[16];      // running GHASH (the tag only after a call with LPC)
+    uint8_t h[16];      // hash subkey, valid with HS
+    uint64_t taadl;     // total AAD / text bits: consumed only with LPC
+    uint64_t tpcl;
+    uint8_t j0[16];     // counter block i is j0[0..11] || (cv + i)
+    uint8_t key[32];
+};
+static_assert(offsetof(KmaParam, t) == 16 && offsetof(KmaParam, h) == 32);
+static_assert(offsetof(KmaParam, taadl) == 48 && offsetof(KmaParam, j0) == 64);
+static_assert(offsetof(KmaParam, key) == 80);
+
+// Whole blocks only, never the final call: the GCM engine adds the lengths
+// block and E(K, J0) itself, so T stays the raw GHASH state (no LPC). H comes
+// from the GHASH key (HS), so the CPU never recomputes it. LAAD with no AAD:
+// every text-carrying KMA call in the surveyed software sets it, and with an
+// empty AAD operand it does not change T.
+void kma_crypt(const CpacfKey& k, const GhashKey& hk, bool decrypt, uint8_t ctr[kBlockSize],
+               uint8_t y[kBlockSize], const uint8_t* in, uint8_t* out, size_t n) {
+    KmaParam p;
+    std::memset(&p, 0, sizeof p);
+    store_be32(p.cv, load_be32(ctr + 12) - 1);
+    std::memcpy(p.t, y, kBlockSize);
+    std::memcpy(p.h, ghash_kimd_subkey(hk), kBlockSize);
+    std::memcpy(p.j0, ctr, 12);
+    std::memcpy(p.j0 + 12, p.cv, 4);
+    std::memcpy(p.key, k.key, k.keylen);
+    const unsigned long flags = cpacf::kKmaHs | cpacf::kKmaLaad;
+    cpacf::kma(k.fc | direction(decrypt) | flags, &p, out, in, n * kBlockSize, nullptr, 0);
+    std::memcpy(y, p.t, kBlockSize);
+    store_be32(ctr + 12, load_be32(p.cv) + 1);
+    wipe(&p, sizeof p);
+}
+
+// Without KMA for this key size: CTR and GHASH one after the other. The
+// caller keeps the 32-bit counter field from wrapping inside one call, so the
+// 128-bit CTR kernel steps it exactly as inc32 would.
+void gcm_encrypt(const KeySchedule& ks, const GhashKey& hk, uint8_t ctr_block[kBlockSize],
+                 uint8_t y[kBlockSize], const uint8_t* in, uint8_t* out, size_t n) {
+    if (n == 0) return;
+    const CpacfKey& k = cpacf_key(ks);
+    if (k.have & kHaveKma) return kma_crypt(k, hk, false, ctr_block, y, in, out, n);
+    ctr(ks, ctr_block, in, out, n);
+    ghash_kimd.update(hk, y, out, n);
+}
+
+void gcm_decrypt(const KeySchedule& ks, const GhashKey& hk, uint8_t ctr_block[kBlockSize],
+                 uint8_t y[kBlockSize], const uint8_t* in, uint8_t* out, size_t n) {
+    if (n == 0) return;
+    const CpacfKey& k = cpacf_key(ks);
+    if (k.have & kHaveKma) return kma_crypt(k, hk, true, ctr_block, y, in, out, n);
+    ghash_kimd.update(hk, y, in, n);  // before CTR: in == out would lose the ciphertext
+    ctr(ks, ctr_block, in, out, n);
+}
+
+#endif // HWCIPHER_S390X_MSA8
+
+} // namespace
+
+extern const BlockCore aes_cpacf = {
+    .name = "aes-cpacf",
+    .family = Family::aes,
+    .hardware = true,
+    .needs = kS390Msa,
+    .set_key = set_key,
+    .encrypt_blocks = encrypt_blocks,
+    .decrypt_blocks = decrypt_blocks,
+    .cbc_encrypt = cbc_encrypt,
+    .cbc_decrypt = cbc_decrypt,
+#if defined(HWCIPHER_S390X_MSA4)
+    .cfb_encrypt = cfb_encrypt,
+    .cfb_decrypt = cfb_decrypt,
+    .ofb = ofb,
+    .ctr = ctr,
+    .cfb8_encrypt = cfb8_encrypt,
+    .cfb8_decrypt = cfb8_decrypt,
+    .cbc_mac = cbc_mac,
+    .xts_encrypt = xts_encrypt,
+    .xts_decrypt = xts_decrypt,
+#endif
+#if defined(HWCIPHER_S390X_MSA8)
+    .gcm_ghash = &ghash_kimd,
+    .gcm_encrypt = gcm_encrypt,
+    .gcm_decrypt = gcm_decrypt,
+#endif
+};
+
+} // namespace hwc::s390x
