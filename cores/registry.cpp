@@ -10,6 +10,12 @@
 
 #include "cores/cpu.h"
 #include "cores/portable/portable.h"
+#if defined(__aarch64__)
+#include "cores/aarch64/aarch64.h"
+#endif
+#if defined(__s390x__) && defined(HWCIPHER_S390X_MSA)
+#include "cores/s390x/s390x.h"
+#endif
 
 namespace hwc {
 namespace {
@@ -20,19 +26,37 @@ namespace {
 //     #endif
 // ahead of the portable entry, its header included above.
 constexpr const BlockCore* kAesCores[] = {
+#if defined(__aarch64__)
+    &aarch64::aes_ce,
+#endif
+#if defined(__s390x__) && defined(HWCIPHER_S390X_MSA)
+    &s390x::aes_cpacf,
+#endif
     &portable::aes,
 };
 
 constexpr const BlockCore* kSm4Cores[] = {
+#if defined(__aarch64__)
+    &aarch64::sm4_ce,
+#endif
     &portable::sm4,
 };
 
 constexpr const BlockCore* kTwofishCores[] = {
+#if defined(__aarch64__)
+    &aarch64::twofish_asm,
+#endif
     &portable::twofish,
 };
 
 // GHASH cores, best first, portable last (same rule as the block families).
 constexpr const GhashCore* kGhashCores[] = {
+#if defined(__aarch64__)
+    &aarch64::ghash_pmull,
+#endif
+#if defined(__s390x__) && defined(HWCIPHER_S390X_MSA4)
+    &s390x::ghash_kimd,
+#endif
     &portable::ghash,
 };
 
