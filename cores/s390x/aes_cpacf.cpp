@@ -16,7 +16,9 @@
 // MSA level the build excludes (HWCIPHER_S390X_MSA4/_MSA8) are not compiled
 // at all: their slots stay empty and the generic kernels serve them.
 // OCB stays generic: it already batches whole runs through encrypt_blocks.
-// Parameter blocks holding the key are stack copies, wiped after each call.
+// KM and KMCTR read the key in place in the KeySchedule (their parameter
+// block is just the key); the other parameter blocks are stack copies of the
+// key and chaining state, wiped after each call.
 #include <bit>
 #include <cstddef>
 #include <cstring>
@@ -134,24 +136,26 @@ void finish_chain(ChainParam& p, uint8_t iv[kBlockSize]) {
     wipe(&p, sizeof p);
 }
 
+// KMC: the chaining value out is the last ciphertext block.
+void kmc_crypt(const CpacfKey& k, bool decrypt, uint8_t iv[kBlockSize], const uint8_t* in,
+               uint8_t* out, size_t n) {
+    ChainParam p = chain_param(k, iv);
+    cpacf::kmc(k.fc | direction(decrypt), &p, out, in, n * kBlockSize);
+    finish_chain(p, iv);
+}
+
 void cbc_encrypt(const KeySchedule& ks, uint8_t iv[kBlockSize], const uint8_t* in,
                  uint8_t* out, size_t n) {
     const CpacfKey& k = cpacf_key(ks);
     if ((k.have & kHaveKmc) == 0) return generic::cbc_encrypt(aes_cpacf, ks, iv, in, out, n);
-    if (n == 0) return;
-    ChainParam p = chain_param(k, iv);
-    cpacf::kmc(k.fc, &p, out, in, n * kBlockSize);
-    finish_chain(p, iv);
+    if (n != 0) kmc_crypt(k, false, iv, in, out, n);
 }
 
 void cbc_decrypt(const KeySchedule& ks, uint8_t iv[kBlockSize], const uint8_t* in,
                  uint8_t* out, size_t n) {
     const CpacfKey& k = cpacf_key(ks);
     if ((k.have & kHaveKmc) == 0) return generic::cbc_decrypt(aes_cpacf, ks, iv, in, out, n);
-    if (n == 0) return;
-    ChainParam p = chain_param(k, iv);
-    cpacf::kmc(k.fc | cpacf::kDecipher, &p, out, in, n * kBlockSize);
-    finish_chain(p, iv);
+    if (n != 0) kmc_crypt(k, true, iv, in, out, n);
 }
 
 #if defined(HWCIPHER_S390X_MSA4)
