@@ -13,6 +13,9 @@
 #if defined(__aarch64__)
 #include "cores/aarch64/aarch64.h"
 #endif
+#if defined(__x86_64__)
+#include "cores/x86_64/x86_64.h"
+#endif
 #if defined(__s390x__) && defined(HWCIPHER_S390X_MSA)
 #include "cores/s390x/s390x.h"
 #endif
@@ -28,6 +31,9 @@ namespace {
 constexpr const BlockCore* kAesCores[] = {
 #if defined(__aarch64__)
     &aarch64::aes_ce,
+#endif
+#if defined(__x86_64__)
+    &x86_64::aes_ni,
 #endif
 #if defined(__s390x__) && defined(HWCIPHER_S390X_MSA)
     &s390x::aes_cpacf,
@@ -53,6 +59,9 @@ constexpr const BlockCore* kTwofishCores[] = {
 constexpr const GhashCore* kGhashCores[] = {
 #if defined(__aarch64__)
     &aarch64::ghash_pmull,
+#endif
+#if defined(__x86_64__)
+    &x86_64::ghash_clmul,
 #endif
 #if defined(__s390x__) && defined(HWCIPHER_S390X_MSA4)
     &s390x::ghash_kimd,

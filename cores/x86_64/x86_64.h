@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// x86_64 cores. Each lives in its own translation unit compiled with exactly
-// the instruction-set flags it needs (root CMakeLists.txt, hwcipher_isa_flags);
+// x86_64 cores. Each lives in translation units compiled with exactly the
+// instruction-set flags they need (root CMakeLists.txt, hwcipher_isa_flags);
 // the registry reaches them only through these descriptors, after checking
 // `needs` against the CPU probe, so no wider-ISA code runs on older CPUs.
 #pragma once
@@ -10,7 +10,11 @@
 
 namespace hwc::x86_64 {
 
-extern const BlockCore aes_ni;     // "aes-aesni": AES-NI, 8-way interleaved (aes_ni.cpp)
-extern const GhashCore ghash_clmul; // "ghash-clmul": PCLMULQDQ, 4-block aggregated (ghash_clmul.cpp)
+// "aes-aesni": AES-NI, 8-way interleaved parallel modes, register-resident
+// serial ones (aes_ni.cpp, aes_ni_xts.cpp, aes_ni_ocb.cpp), and stitched
+// AES-GCM with ghash-clmul (aes_ni_gcm.cpp).
+extern const BlockCore aes_ni;
+// "ghash-clmul": PCLMULQDQ, 8 blocks per reduction (ghash_clmul.cpp).
+extern const GhashCore ghash_clmul;
 
 } // namespace hwc::x86_64

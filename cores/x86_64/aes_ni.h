@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: Apache-2.0
+// aes-aesni internals shared by its translation units: the KeySchedule
+// layout, the round helpers, and the mode kernels that live outside
+// aes_ni.cpp (XTS, OCB, stitched GCM) for its descriptor to point at.
+//
+// Only units compiled with -maes -msse4.1 include this header (aes_ni.cpp,
+// aes_ni_xts.cpp, aes_ni_ocb.cpp, and aes_ni_gcm.cpp with -mpclmul added).
+// The helpers sit in an unnamed namespace so each such unit keeps its own
+// copy: an inline function with external linkage could otherwise be merged
+// by the linker into a caller built for the baseline ISA.
+//
+// Round-key folding. AESENC(s, k) is MixColumns(ShiftRows(SubBytes(s))) ^ k
+// and AESENCLAST the same without MixColumns, so whatever is XORed into a
+// block just before or just after the cipher can be XORed into round key 0
+// or the last round key instead: AESENCLAST(s, k) ^ d = AESENCLAST(s, k ^ d).
+// The kernels do that with data, tweaks, offsets and chaining values, which
+// takes the XOR off the dependency chain (serial modes) or saves a register
+// move (parallel ones). The same holds for AESDEC/AESDECLAST.
+#pragma once
+
+#include <immintrin.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+#include "cores/core.h"
+
+namespace hwc::x86_64::aesni {
+
+// 15 encryption round keys; 15 decryption round keys for the equivalent
+// inverse cipher (FIPS-197 5.3.5: the encryption keys in reverse order, the
+// middle ones through InvMixColumns); the round count (10, 12 or 14).
+struct AesNiKey {
+    __m128i enc[15];
+    __m128i dec[15];
+    uint8_t rounds;
+};
+static_assert(sizeof(AesNiKey) <= kMaxScheduleBytes);
+static_assert(alignof(KeySchedule) >= alignof(AesNiKey));
+
+// __m128i is declared may_alias, so viewing the bytes through it is defined.
+inline const AesNiKey& aes_key(const KeySchedule& ks) {
+    return *reinterpret_cast<const AesNiKey*>(ks.bytes);
+}
+inline AesNiKey& aes_key(KeySchedule& ks) { return *reinterpret_cast<AesNiKey*>(ks.bytes); }
+
+// Kernels in the other translation units (contracts: cores/core.h).
+void xts_encrypt(const KeySchedule& ks, uint8_t tweak[kBlockSize], const uint8_t* in,
+                 uint8_t* out, size_t nblocks);                                  // aes_ni_xts.cpp
+void xts_decrypt(const KeySchedule& ks, uint8_t tweak[kBlockSize], const uint8_t* in,
+                 uint8_t* out, size_t nblocks);
+void ocb_encrypt(const KeySchedule& ks, OcbState& st, const uint8_t* in, uint8_t* out,
+                 size_t nblocks);                                                // aes_ni_ocb.cpp
+void ocb_decrypt(const KeySchedule& ks, OcbState& st, const uint8_t* in, uint8_t* out,
+                 size_t nblocks);
+void gcm_encrypt(const KeySchedule& ks, const GhashKey& hk, uint8_t ctr[kBlockSize],
+                 uint8_t y[kBlockSize], const uint8_t* in, uint8_t* out,
+                 size_t nblocks);                                                // aes_ni_gcm.cpp
+void gcm_decrypt(const KeySchedule& ks, const GhashKey& hk, uint8_t ctr[kBlockSize],
+                 uint8_t y[kBlockSize], const uint8_t* in, uint8_t* out, size_t nblocks);
+
+namespace {
+
+using R10 = std::integral_constant<unsigned, 10>;
+using R12 = std::integral_constant<unsigned, 12>;
+using R14 = std::integral_constant<unsigned, 14>;
+
+// Calls f with the schedule's round count as a compile-time constant, so
+// every kernel is instantiated per key size with its round loop unrolled.
+template <class F>
+[[gnu::always_inline]] inline void with_rounds(const KeySchedule& ks, F&& f) {
+    switch (aes_key(ks).rounds) {
+    case 10: f(R10{}); break;
+    case 12: f(R12{}); break;
+    default: f(R14{}); break;
+    }
+}
+
+// One direction's round keys, loaded once per call. Loops with few live
+// blocks keep them all in registers; the 8-way loops cannot (16 XMM
+// registers), and there the compiler feeds some as memory operands.
+template <unsigned NR>
+struct RoundKeys {
+    __m128i k[NR + 1];
+};
+
+template <unsigned NR>
+[[gnu::always_inline]] inline RoundKeys<NR> load_keys(const __m128i (&keys)[15]) {
+    RoundKeys<NR> rk;
+#pragma GCC unroll 15
+    for (unsigned r = 0; r <= NR; ++r) rk.k[r] = _mm_load_si128(&keys[r]);
+    return rk;
+}
+
+[[gnu::always_inline]] inline __m128i load(const uint8_t* p) {
+    return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+}
+[[gnu::always_inline]] inline void store(uint8_t* p, __m128i v) {
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(p), v);
+}
+
+// Rounds 1..NR-1 of N blocks that already had round key 0 XORed in, round by
+// round, so the N independent AESENC chains overlap in the pipeline. The
+// last round is the caller's (it usually folds something into its key).
+template <unsigned NR, size_t N>
+[[gnu::always_inline]] inline void enc_middle(const RoundKeys<NR>& rk, __m128i (&b)[N]) {
+#pragma GCC unroll 13
+    for (unsigned r = 1; r < NR; ++r) {
+#pragma GCC unroll 8
+        for (size_t i = 0; i < N; ++i) b[i] = _mm_aesenc_si128(b[i], rk.k[r]);
+    }
+}
+
+template <unsigned NR, size_t N>
+[[gnu::always_inline]] inline void dec_middle(const RoundKeys<NR>& rk, __m128i (&b)[N]) {
+#pragma GCC unroll 13
+    for (unsigned r = 1; r < NR; ++r) {
+#pragma GCC unroll 8
+        for (size_t i = 0; i < N; ++i) b[i] = _mm_aesdec_si128(b[i], rk.k[r]);
+    }
+}
+
+// The whole cipher on N blocks.
+template <unsigned NR, size_t N>
+[[gnu::always_inline]] inline void encrypt_n(const RoundKeys<NR>& rk, __m128i (&b)[N]) {
+#pragma GCC unroll 8
+    for (size_t i = 0; i < N; ++i) b[i] = _mm_xor_si128(b[i], rk.k[0]);
+    enc_middle<NR>(rk, b);
+#pragma GCC unroll 8
+    for (size_t i = 0; i < N; ++i) b[i] = _mm_aesenclast_si128(b[i], rk.k[NR]);
+}
+
+template <unsigned NR, size_t N>
+[[gnu::always_inline]] inline void decrypt_n(const RoundKeys<NR>& rk, __m128i (&b)[N]) {
+#pragma GCC unroll 8
+    for (size_t i = 0; i < N; ++i) b[i] = _mm_xor_si128(b[i], rk.k[0]);
+    dec_middle<NR>(rk, b);
+#pragma GCC unroll 8
+    for (size_t i = 0; i < N; ++i) b[i] = _mm_aesdeclast_si128(b[i], rk.k[NR]);
+}
+
+// One block, rounds 1..NR-1 (input already whitened with round key 0).
+template <unsigned NR>
+[[gnu::always_inline]] inline __m128i enc_middle1(const RoundKeys<NR>& rk, __m128i x) {
+    __m128i b[1] = {x};
+    enc_middle<NR>(rk, b);
+    return b[0];
+}
+
+// Volatile stores, so the compiler cannot drop the wipe of a dead buffer.
+inline void secure_wipe(void* p, size_t n) {
+    volatile uint8_t* v = static_cast<volatile uint8_t*>(p);
+    while (n--) *v++ = 0;
+}
+
+} // namespace
+
+} // namespace hwc::x86_64::aesni
