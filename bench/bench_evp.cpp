@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 // bench_evp: push a fixed amount of data through one cipher via EVP, the way
-// an application would, so that scripts/bench_aarch64.sh can count the guest
-// instructions it takes under QEMU. It measures nothing itself: the count
-// comes from the QEMU plugin, and start-up cancels out because the script
-// runs every case twice (N and 2N bytes) and divides the difference by N.
+// an application would, so that scripts/bench_aarch64.sh and
+// scripts/bench_s390x.sh can count the guest instructions it takes under QEMU.
+// It measures nothing itself: the count comes from the QEMU plugin, and
+// start-up cancels out because the scripts run every case twice (N and 2N
+// bytes) and divide the difference by N (or by the number of updates).
 //
 //   bench_evp --cipher AES-128-GCM --provider hwcipher --dir enc --bytes 1048576
 //             [--message N] [--aad N] [--update N] [--tag HEX] [--make-tag]
+//             [--no-final] [--mac CMAC] [--openssl-cpacf]
 //   bench_evp --provider hwcipher --cores
 //   bench_evp --provider default --offers AES-128-ECB,SM4-CFB8,...
 //
@@ -25,15 +27,32 @@
 //   --tag       stream AEAD decryption: the tag the input verifies against,
 //               as printed by a --make-tag run (otherwise final fails)
 //   --make-tag  print that tag and exit (run it outside the counted runs)
+//   --no-final  stream mode without the final call (and without a tag): for
+//               per-update counts, where the final is the same in both runs
+//               of a pair and cancels anyway; AEAD decryption then needs no
+//               --tag
+//   --mac NAME  a MAC (CMAC) instead of a cipher: EVP_MAC_fetch(NAME) with
+//               --cipher as its "cipher" parameter (e.g. AES-128-CBC); --dir
+//               is then ignored. Stream mode: init with the key, updates,
+//               final; message mode: init, one update, final per message
+//   --openssl-cpacf  s390x with the test-only CPACF shim linked in (bench
+//               built with HWCIPHER_TEST_SEAMS): before any cipher is fetched,
+//               add the AES function codes the shim emulates to libcrypto's
+//               own capability vector, so OpenSSL takes its CPACF paths under
+//               QEMU (which reports none; OPENSSL_s390xcap can only remove
+//               bits). See openssl_cpacf() below
 //   --cores     print the provider's hwcipher-cores parameter and exit
 //   --offers    print "offers: NAME" for each listed cipher the provider has,
 //               and exit (one QEMU start instead of one per cipher)
 //
 // Output, one "key: value" per line: provider, cores and core (hwcipher only:
 // the core serving this cipher), module-range (guest addresses of
-// hwcipher.so's code, for the plugin's skip=), done. Any failure prints
+// hwcipher.so's code, for the plugin's skip=), shim-range (the same for the
+// CPACF shim's library, when it is linked in), openssl-cpacf (what was added
+// to libcrypto's capability vector), done. Any failure prints
 // OpenSSL's error queue and exits 1; a cipher the provider does not offer
 // exits 3, so the script can tell "not offered" from "broken".
+#include <dlfcn.h>
 #include <link.h>
 #include <openssl/core_names.h>
 #include <openssl/crypto.h>
@@ -73,6 +92,9 @@ struct Options {
     bool make_tag = false;
     bool cores_only = false;
     std::string offers; // comma-separated names
+    bool no_final = false;
+    std::string mac;    // "": a cipher
+    bool openssl_cpacf = false;
 };
 
 size_t to_size(const char* flag, const char* s) {
@@ -101,13 +123,17 @@ Options parse(int argc, char** argv) {
         else if (a == "--make-tag") o.make_tag = true;
         else if (a == "--cores") o.cores_only = true;
         else if (a == "--offers") o.offers = value();
+        else if (a == "--no-final") o.no_final = true;
+        else if (a == "--mac") o.mac = value();
+        else if (a == "--openssl-cpacf") o.openssl_cpacf = true;
         else die("unknown argument " + a + " (see the comment at the top of bench/bench_evp.cpp)");
     }
     if (o.provider != "hwcipher" && o.provider != "default")
         die("--provider must be hwcipher or default");
     if (o.cores_only || !o.offers.empty()) return o;
     if (o.cipher.empty()) die("--cipher is required");
-    if (o.dir != "enc" && o.dir != "dec") die("--dir must be enc or dec");
+    if (o.mac.empty() && o.dir != "enc" && o.dir != "dec") die("--dir must be enc or dec");
+    if (o.no_final && (o.message || o.make_tag)) die("--no-final is for stream mode");
     size_t unit = o.message ? o.message : o.update;
     if (unit == 0 || o.bytes == 0 || o.bytes % unit != 0)
         die("--bytes must be a non-zero multiple of the update/message size");
@@ -139,15 +165,20 @@ std::vector<unsigned char> pattern(size_t n, unsigned seed) {
     return v;
 }
 
-// The code segment of hwcipher.so as mapped in this process, "lo-hi" in hex
-// (what the plugin's skip= takes): instructions outside it are libcrypto's
-// EVP layer, libc and libstdc++.
-std::string module_range() {
-    std::string out;
+// The code segment of the loaded object whose path contains `needle`, as
+// mapped in this process, "lo-hi" in hex (what the plugin's skip= takes).
+// For hwcipher.so: instructions outside it are libcrypto's EVP layer, libc
+// and libstdc++.
+std::string code_range(const std::string& needle) {
+    struct Find {
+        const std::string* needle;
+        std::string out;
+    } find{&needle, {}};
     dl_iterate_phdr(
         [](dl_phdr_info* info, size_t, void* data) {
+            auto* f = static_cast<Find*>(data);
             const char* name = info->dlpi_name;
-            if (name == nullptr || std::strstr(name, "hwcipher.so") == nullptr) return 0;
+            if (name == nullptr || std::strstr(name, f->needle->c_str()) == nullptr) return 0;
             for (int i = 0; i < info->dlpi_phnum; ++i) {
                 const auto& ph = info->dlpi_phdr[i];
                 if (ph.p_type != PT_LOAD || !(ph.p_flags & PF_X)) continue;
@@ -155,14 +186,134 @@ std::string module_range() {
                 uint64_t lo = info->dlpi_addr + ph.p_vaddr;
                 std::snprintf(buf, sizeof buf, "%llx-%llx", static_cast<unsigned long long>(lo),
                               static_cast<unsigned long long>(lo + ph.p_memsz));
-                *static_cast<std::string*>(data) = buf;
+                f->out = buf;
                 return 1;
             }
             return 0;
         },
-        &out);
-    return out;
+        &find);
+    return find.out;
 }
+
+std::string module_range() { return code_range("hwcipher.so"); }
+
+} // namespace
+
+// The test-only CPACF shim's detection hook (test/s390x/cpacf_shim.h): defined
+// when bench_evp is linked with the shim (s390x, HWCIPHER_TEST_SEAMS), else
+// null. Given an instruction's opcode and its 16-byte query result, it adds
+// the function codes the shim emulates.
+extern "C" __attribute__((weak)) void hwcipher_test_cpacf_query(unsigned opcode,
+                                                                unsigned char mask[16]);
+
+namespace {
+
+// The shim's library (bench/CMakeLists.txt builds it as its own shared
+// object, so its code is one address range: the SIGILL handler and the
+// emulation, excluded from the counts with the plugin's skip=).
+std::string shim_range() {
+    if (hwcipher_test_cpacf_query == nullptr) return "";
+    Dl_info info{};
+    if (dladdr(reinterpret_cast<void*>(&hwcipher_test_cpacf_query), &info) == 0 ||
+        info.dli_fname == nullptr)
+        return "";
+    const char* base = std::strrchr(info.dli_fname, '/');
+    return code_range(base ? base + 1 : info.dli_fname);
+}
+
+#if defined(__s390x__)
+// Makes libcrypto take its CPACF paths under QEMU, for an instruction-for-
+// instruction comparison with hwcipher under the same shim.
+//
+// libcrypto keeps what it detected at load time in one hidden global (its
+// OPENSSL_s390xcap_P): 4 doublewords of STFLE, then a pair of doublewords
+// per instruction, the query result of KIMD, KLMD, KM, KMC, KMAC, KMCTR,
+// KMO, KMF, PRNO, KMA, PCC, KDSA, in this order (OpenSSL 3.0's
+// crypto/s390x_arch.h), and its AES code reads it each time it sets up a key
+// or picks a mode. QEMU answers every query with the query bit alone and the
+// query never traps, so the shim cannot answer for it, and OPENSSL_s390xcap
+// only ANDs masks into the vector (or substitutes a CPU model's bits), so it
+// cannot add functions either. The symbol is not exported and Debian's
+// library is stripped, so it is found by content: in libcrypto's writable
+// segments, the one place holding this process's STFLE doublewords 0 and 1
+// followed, at the KM and KMC offsets, by query results with the query bit
+// set. The shim's hook then adds exactly the functions it emulates, as it
+// does for hwcipher's detection.
+struct CapVector {
+    uint64_t stfle[4];
+    uint64_t kimd[2], klmd[2], km[2], kmc[2], kmac[2], kmctr[2], kmo[2], kmf[2], prno[2], kma[2],
+        pcc[2], kdsa[2];
+};
+
+void stfle(uint64_t list[3]) {
+    register unsigned long r0 __asm__("0") = 2; // doublewords - 1
+    __asm__ volatile(".insn s,0xb2b00000,%0" : "=Q"(*reinterpret_cast<uint64_t(*)[3]>(list)), "+d"(r0) : : "cc", "memory");
+}
+
+std::string openssl_cpacf() {
+    if (hwcipher_test_cpacf_query == nullptr)
+        die("--openssl-cpacf needs the CPACF shim (an s390x build with HWCIPHER_TEST_SEAMS=ON)");
+    struct Scan {
+        uint64_t stfle[3];
+        std::vector<CapVector*> hits;
+    } scan{};
+    stfle(scan.stfle);
+    dl_iterate_phdr(
+        [](dl_phdr_info* info, size_t, void* data) {
+            auto* s = static_cast<Scan*>(data);
+            if (info->dlpi_name == nullptr || std::strstr(info->dlpi_name, "libcrypto.so") == nullptr)
+                return 0;
+            constexpr uint64_t kQueryBit = uint64_t{1} << 63;
+            for (int i = 0; i < info->dlpi_phnum; ++i) {
+                const auto& ph = info->dlpi_phdr[i];
+                if (ph.p_type != PT_LOAD || !(ph.p_flags & PF_W)) continue;
+                auto lo = (info->dlpi_addr + ph.p_vaddr + 7) & ~uint64_t{7};
+                const auto hi = info->dlpi_addr + ph.p_vaddr + ph.p_memsz;
+                for (; lo + sizeof(CapVector) <= hi; lo += 8) {
+                    auto* v = reinterpret_cast<CapVector*>(lo);
+                    if (v->stfle[0] == s->stfle[0] && v->stfle[1] == s->stfle[1] &&
+                        (v->km[0] & kQueryBit) && (v->kmc[0] & kQueryBit) &&
+                        (v->kimd[0] & kQueryBit))
+                        s->hits.push_back(v);
+                }
+            }
+            return 1;
+        },
+        &scan);
+    if (scan.hits.size() != 1)
+        die("--openssl-cpacf: found libcrypto's capability vector " +
+            std::to_string(scan.hits.size()) + " times, expected once");
+    CapVector* v = scan.hits[0];
+    struct Field {
+        const char* name;
+        unsigned opcode;
+        uint64_t* words;
+    } fields[] = {{"km", 0xb92e, v->km},       {"kmc", 0xb92f, v->kmc}, {"kmf", 0xb92a, v->kmf},
+                  {"kmo", 0xb92b, v->kmo},     {"kmctr", 0xb92d, v->kmctr},
+                  {"kma", 0xb929, v->kma},     {"kimd", 0xb93e, v->kimd},
+                  {"kmac", 0xb91e, v->kmac},   {"pcc", 0xb92c, v->pcc}};
+    std::string added;
+    for (Field& f : fields) {
+        unsigned char mask[16];
+        std::memcpy(mask, f.words, 16); // big-endian: bit n = function code n
+        hwcipher_test_cpacf_query(f.opcode, mask);
+        uint64_t after[2];
+        std::memcpy(after, mask, 16);
+        char buf[64];
+        std::snprintf(buf, sizeof buf, "%s%s=%016llx%016llx", added.empty() ? "" : ",", f.name,
+                      static_cast<unsigned long long>(after[0] & ~f.words[0]),
+                      static_cast<unsigned long long>(after[1] & ~f.words[1]));
+        added += buf;
+        f.words[0] = after[0];
+        f.words[1] = after[1];
+    }
+    return added;
+}
+#else
+std::string openssl_cpacf() {
+    die("--openssl-cpacf is for s390x");
+}
+#endif
 
 // "aes=aes-ce,sm4=sm4-portable,twofish=...,ghash=ghash-pmull" -> value of `family`.
 std::string core_of(const std::string& report, const std::string& family) {
@@ -255,6 +406,13 @@ struct Bench {
         std::vector<unsigned char> in = pattern(o.update, 7), out(o.update + 64);
         EVP_CIPHER_CTX* ctx = new_ctx(enc, true);
         std::vector<unsigned char> tag;
+        if (o.no_final) {
+            feed_aad(ctx, o.bytes);
+            for (size_t done = 0; done < o.bytes; done += o.update)
+                update(ctx, out.data(), in.data(), o.update);
+            EVP_CIPHER_CTX_free(ctx);
+            return;
+        }
         if (aead && !enc) {
             if (o.tag_hex.empty())
                 die("stream AEAD decryption needs --tag (from a --make-tag run)");
@@ -326,6 +484,45 @@ struct Bench {
     }
 };
 
+// A MAC (CMAC) over --cipher, in the same two shapes: stream (one init, updates
+// of o.update bytes, one final unless --no-final) or messages (init, one
+// update, final per message).
+struct MacBench {
+    Options o;
+    EVP_MAC* mac = nullptr;
+    std::vector<unsigned char> key;
+
+    void init(EVP_MAC_CTX* ctx) const {
+        OSSL_PARAM params[] = {
+            OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_CIPHER,
+                                             const_cast<char*>(o.cipher.c_str()), 0),
+            OSSL_PARAM_construct_end(),
+        };
+        check(EVP_MAC_init(ctx, key.data(), key.size(), params), "EVP_MAC_init");
+    }
+
+    void final(EVP_MAC_CTX* ctx) const {
+        unsigned char out[EVP_MAX_MD_SIZE];
+        size_t outl = 0;
+        check(EVP_MAC_final(ctx, out, &outl, sizeof out), "EVP_MAC_final");
+    }
+
+    void run() const {
+        EVP_MAC_CTX* ctx = EVP_MAC_CTX_new(mac);
+        if (ctx == nullptr) die("EVP_MAC_CTX_new");
+        const size_t n = o.message ? o.message : o.update;
+        std::vector<unsigned char> in = pattern(n, 7);
+        if (!o.message) init(ctx);
+        for (size_t done = 0; done < o.bytes; done += n) {
+            if (o.message) init(ctx);
+            check(EVP_MAC_update(ctx, in.data(), n), "EVP_MAC_update");
+            if (o.message) final(ctx);
+        }
+        if (!o.message && !o.no_final) final(ctx);
+        EVP_MAC_CTX_free(ctx);
+    }
+};
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -354,6 +551,10 @@ int main(int argc, char** argv) {
         std::printf("cores: %s\n", cores.c_str());
         std::printf("module-range: %s\n", module_range().c_str());
     }
+    if (std::string shim = shim_range(); !shim.empty())
+        std::printf("shim-range: %s\n", shim.c_str());
+    // Before any cipher is fetched or keyed: libcrypto reads the vector then.
+    if (o.openssl_cpacf) std::printf("openssl-cpacf: %s\n", openssl_cpacf().c_str());
     if (o.cores_only) return 0;
     if (!o.offers.empty()) {
         const std::string props = "provider=" + o.provider;
@@ -372,9 +573,35 @@ int main(int argc, char** argv) {
         return 0;
     }
 
+    const std::string props = "provider=" + o.provider;
+    if (!o.mac.empty()) {
+        MacBench m;
+        m.o = o;
+        m.mac = EVP_MAC_fetch(nullptr, o.mac.c_str(), props.c_str());
+        if (m.mac == nullptr) {
+            std::fprintf(stderr, "bench_evp: provider %s does not offer %s\n",
+                         o.provider.c_str(), o.mac.c_str());
+            ERR_print_errors_fp(stderr);
+            return kExitNotOffered;
+        }
+        const char* got = OSSL_PROVIDER_get0_name(EVP_MAC_get0_provider(m.mac));
+        if (got == nullptr || o.provider != got)
+            die(o.mac + " came from provider " + (got ? got : "?") + ", not " + o.provider);
+        if (!cores.empty())
+            std::printf("core: %s\n", core_of(cores, family_of(o.cipher)).c_str());
+        EVP_CIPHER* c = EVP_CIPHER_fetch(nullptr, o.cipher.c_str(), nullptr);
+        if (c == nullptr) die("fetching " + o.cipher + " for its key length");
+        m.key = pattern(static_cast<size_t>(EVP_CIPHER_get_key_length(c)), 1);
+        EVP_CIPHER_free(c);
+        m.run();
+        EVP_MAC_free(m.mac);
+        std::printf("done: %zu bytes, %s of %zu\n", o.bytes, o.message ? "messages" : "updates",
+                    o.message ? o.message : o.update);
+        return 0;
+    }
+
     Bench b;
     b.o = o;
-    const std::string props = "provider=" + o.provider;
     b.cipher = EVP_CIPHER_fetch(nullptr, o.cipher.c_str(), props.c_str());
     if (b.cipher == nullptr) {
         std::fprintf(stderr, "bench_evp: provider %s does not offer %s\n", o.provider.c_str(),

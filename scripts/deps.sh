@@ -16,6 +16,7 @@ pkgs=(
     libgtest-dev googletest
     libgcrypt20-dev
     nginx curl          # test/cli/tls_nginx_curl.native.sh
+    gnuplot-nox         # scripts/bench_x86.sh's ratio chart
 )
 if (( ! native_only )); then
     pkgs+=(qemu-user g++-aarch64-linux-gnu g++-s390x-linux-gnu dpkg-dev)

@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# The x86_64 benchmark (issue #6, item 7): in one run, every (cipher, mode,
+# direction) hwcipher offers, at 16 KiB and at 64 bytes, timed through
+#   - hwcipher via EVP (fetched with provider=hwcipher, from build/native),
+#   - OpenSSL's default provider via EVP (provider=default),
+#   - libgcrypt through its own gcry_cipher API (the independent anchor),
+# as ns/B, MiB/s and cycles/B, with hwcipher's speed over the faster of the
+# other two per row, then a PNG bar chart of those ratios. A benchmark, not a
+# test: it fails only when something could not run.
+#
+#   scripts/bench_x86.sh           # Markdown on stdout, progress on stderr
+#
+# Method (details at the top of bench/bench_x86.cpp): thread CPU time of
+# calibrated batches (about HWCIPHER_BENCH_MS ms each), the fastest of 10 per
+# repetition, median of 3 repetitions; the three implementations take turns
+# batch by batch so load changes hit them alike; cycles
+# come from a clock estimated with a dependent-add chain, since VMs seldom
+# expose a cycle counter. Before timing, every implementation of a case must
+# give the same output and tag.
+#
+# Environment: HWCIPHER_BENCH_MS (one batch, default 2), HWCIPHER_BENCH_ONLY (a
+# substring of the EVP name, e.g. AES-128-GCM, to run a subset),
+# HWCIPHER_BENCH_PNG (default bench/results/x86_64-ratios.png),
+# HWCIPHER_BENCH_BUILD (build directory, default build/native, built with
+# scripts/build.sh native; another directory gets the same configuration),
+# HWCIPHER_BENCH_NO_BUILD=1 (run what is already built there),
+# HWCIPHER_JOBS (build parallelism, default 2).
+# Installs what it needs (scripts/deps.sh --native); tables and chart data
+# also go to <build>/bench-x86/.
+set -euo pipefail
+
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$repo"
+export DEBIAN_FRONTEND=noninteractive
+
+if [[ "$(uname -m)" != x86_64 ]]; then
+    echo "bench_x86.sh: this is the x86_64 benchmark; this machine is $(uname -m)" >&2
+    exit 2
+fi
+
+bash scripts/deps.sh --native >&2
+build=${HWCIPHER_BENCH_BUILD:-$repo/build/native}
+if [[ "${HWCIPHER_BENCH_NO_BUILD:-0}" == 1 ]]; then
+    [[ -x "$build/bench/bench_x86" && -f "$build/hwcipher.so" ]] ||
+        { echo "bench_x86.sh: HWCIPHER_BENCH_NO_BUILD=1, but $build lacks a build" >&2; exit 1; }
+elif [[ "$build" == "$repo/build/native" ]]; then
+    bash scripts/build.sh native --target bench_x86 >&2
+else  # the same configuration in a build directory of the caller's choice
+    cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DHWCIPHER_WERROR=ON >&2
+    cmake --build "$build" -j"${HWCIPHER_JOBS:-2}" --target bench_x86 >&2
+fi
+out=$build/bench-x86
+mkdir -p "$out"
+png=${HWCIPHER_BENCH_PNG:-$repo/bench/results/x86_64-ratios.png}
+mkdir -p "$(dirname "$png")"
+
+args=(--modules "$build" --ms "${HWCIPHER_BENCH_MS:-2}" --chart "$out/ratios.dat")
+[[ -n "${HWCIPHER_BENCH_ONLY:-}" ]] && args+=(--only "$HWCIPHER_BENCH_ONLY")
+
+load_before=$(cut -d' ' -f1-3 /proc/loadavg)
+echo "bench_x86.sh: running (1-3 minutes; load average: $load_before)" >&2
+# No configuration file, no inherited core override: exactly what the
+# module picks on this CPU.
+env -u OPENSSL_CONF -u HWCIPHER_CORES "$build/bench/bench_x86" "${args[@]}" > "$out/bench-x86.md"
+load_after=$(cut -d' ' -f1-3 /proc/loadavg)
+{
+    echo
+    cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)
+    echo "CPU: $cpu, $(nproc) logical CPUs;"
+    echo "load average $load_before before and $load_after after the run."
+} >> "$out/bench-x86.md"
+cat "$out/bench-x86.md"
+
+# ---- the chart: one bar per row and size, log scale, 1.0 marked ----------------
+rows=$(wc -l < "$out/ratios.dat")
+width=$(( rows * 22 + 200 ))
+(( width < 800 )) && width=800
+gnuplot <<EOF
+set terminal pngcairo size $width,720 font ",9"
+set output "$png"
+set title "hwcipher speed / best of (OpenSSL default provider, libgcrypt), same run;\
+ > 1 = hwcipher faster"
+set datafile missing "?"
+set style data histograms
+set style histogram clustered gap 1
+set style fill solid 0.85 border -1
+set boxwidth 0.9
+set logscale y 2
+set yrange [0.125:16]
+set ytics ("1/8" 0.125, "1/4" 0.25, "1/2" 0.5, "1" 1, "2" 2, "4" 4, "8" 8, "16" 16)
+set grid ytics
+set xtics rotate by 90 right nomirror
+set key top left
+set arrow from graph 0, first 1 to graph 1, first 1 nohead lw 2 lc rgb "black"
+set lmargin 8
+set bmargin 14
+plot "$out/ratios.dat" using 2:xtic(1) title "16 KiB" lc rgb "#1f77b4", \
+     "" using 3 title "64 B" lc rgb "#ff7f0e"
+EOF
+echo "bench_x86.sh: tables in ${out#"$repo"/}/bench-x86.md, chart in ${png#"$repo"/}" >&2
