@@ -13,7 +13,10 @@ namespace hwc {
 
 namespace {
 
-// Whole blocks per bulk step: CTR output is still in L1 when GHASH reads it.
+// Whole blocks per step of the two-pass path (CTR, then GHASH over the same
+// blocks): its output is still in L1 when GHASH reads it. A stitched kernel
+// does both in one pass and takes the whole update at once (on s390x that is
+// one KMA call per update instead of one per 2 KiB).
 constexpr size_t kChunkBlocks = 128;
 
 uint32_t load_be32(const uint8_t* p) {
@@ -181,7 +184,7 @@ bool GcmEngine::crypt(const uint8_t* in, uint8_t* out, size_t len, bool encrypt)
     size_t nblocks = len / kBlockSize;
     const GcmFn stitched = gcm_kernel(*core_, *ghash_, encrypt);
     while (nblocks != 0) {
-        size_t n = nblocks < kChunkBlocks ? nblocks : kChunkBlocks;
+        size_t n = nblocks;
         if (stitched != nullptr) {
             const uint64_t room = (uint64_t{1} << 32) - load_be32(ctr_ + 12);
             if (n > room) n = static_cast<size_t>(room);
@@ -190,6 +193,7 @@ bool GcmEngine::crypt(const uint8_t* in, uint8_t* out, size_t len, bool encrypt)
             stitched(ks_, hkey_, ctr_, y_, in, out, n);
             std::memcpy(ctr_, upper, 12);
         } else {
+            if (n > kChunkBlocks) n = kChunkBlocks;
             if (!encrypt) ghash_->update(hkey_, y_, in, n);
             ctr32(in, out, n);
             if (encrypt) ghash_->update(hkey_, y_, out, n);

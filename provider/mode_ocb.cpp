@@ -3,10 +3,12 @@
 // default provider's block-granular output (only whole blocks leave update;
 // final emits the partial tail and computes or checks the tag).
 //
-// Key setup precomputes L_* = E(0), L_$ = double(L_*) and L_i = double^(i+1)
-// (L_$) for every i a 64-bit block index can need, so the per-block offset
-// step is one table XOR chosen by ntz(block index); the index is public, so
-// the lookup leaks nothing. Whole data blocks go to the core's OCB kernel
+// Key setup computes L_* = E(0), L_$ = double(L_*) and the first levels of
+// L_i = double^(i+1)(L_$); further levels are added when a block index first
+// needs them (64 KiB covers a message up to 64 KiB), so re-keying per short
+// message -- what `openssl speed` and TLS do -- does not pay for 64 doublings.
+// The per-block offset step is one table XOR chosen by ntz(block index); the
+// index is public, so the lookup leaks nothing. Whole data blocks go to the core's OCB kernel
 // (cores/modes.h: its own, or the generic batched one on its ECB kernel); AAD
 // blocks are batched onto the ECB kernel here.
 //
@@ -35,7 +37,8 @@ namespace hwc {
 
 namespace {
 
-constexpr size_t kLevels = 64; // ntz of any non-zero 64-bit block index
+constexpr size_t kLevels = 64;        // ntz of any non-zero 64-bit block index
+constexpr size_t kLevelsAtKeySetup = 12; // block indices below 2^12
 constexpr size_t kBatch = 32;  // blocks per core call (1 KiB of stack for offsets + data)
 
 inline void xor16(uint8_t* out, const uint8_t* a, const uint8_t* b) {
@@ -105,6 +108,11 @@ private:
         blocks_ = aad_blocks_ = 0;
     }
     const uint8_t* l_for(uint64_t index) const { return l_[std::countr_zero(index)]; }
+    // Makes L_0..L_k valid for every block index up to `last` (ntz(i) <= log2(i)).
+    void extend_levels(uint64_t last) {
+        const size_t need = static_cast<size_t>(std::bit_width(last));
+        for (; l_levels_ < need; ++l_levels_) dbl(l_[l_levels_], l_[l_levels_ - 1]);
+    }
     void crypt_blocks(const uint8_t* in, uint8_t* out, size_t n);
     void hash_blocks(const uint8_t* in, size_t n);
 
@@ -124,6 +132,7 @@ private:
     uint8_t lstar_[kBlockSize] = {};
     uint8_t ldollar_[kBlockSize] = {};
     uint8_t l_[kLevels][kBlockSize] = {};
+    size_t l_levels_ = 0; // L_0..L_{l_levels_-1} are valid
     // Message state: data offset and checksum, AAD offset and sum, and the
     // partial blocks held back until more input or final.
     uint8_t offset_[kBlockSize] = {};
@@ -170,8 +179,12 @@ int OcbCtx::init(bool encrypt, const uint8_t* key, size_t keylen, const uint8_t*
         std::memset(lstar_, 0, sizeof lstar_);
         ecb_encrypt(*core_, ks_, lstar_, lstar_, 1);
         dbl(ldollar_, lstar_);
+        // Levels the old key extended beyond what the new one computes now.
+        if (l_levels_ > kLevelsAtKeySetup)
+            wipe(l_[kLevelsAtKeySetup], (l_levels_ - kLevelsAtKeySetup) * kBlockSize);
         dbl(l_[0], ldollar_);
-        for (size_t i = 1; i < kLevels; ++i) dbl(l_[i], l_[i - 1]);
+        l_levels_ = 1;
+        extend_levels((uint64_t{1} << kLevelsAtKeySetup) - 1);
         key_set_ = true;
     }
     return 1;
@@ -222,6 +235,7 @@ void OcbCtx::crypt_blocks(const uint8_t* in, uint8_t* out, size_t n) {
     std::memcpy(st.offset, offset_, kBlockSize);
     std::memcpy(st.checksum, checksum_, kBlockSize);
     st.blocks = blocks_;
+    extend_levels(blocks_ + n);
     st.l = l_;
     if (encrypt_) ocb_encrypt(*core_, ks_, st, in, out, n);
     else ocb_decrypt(*core_, ks_, st, in, out, n);
@@ -234,6 +248,8 @@ void OcbCtx::crypt_blocks(const uint8_t* in, uint8_t* out, size_t n) {
 // Whole AAD blocks: Sum ^= E(A_i ^ Offset_i).
 void OcbCtx::hash_blocks(const uint8_t* in, size_t n) {
     uint8_t buf[kBatch * kBlockSize];
+    extend_levels(aad_blocks_ + n);
+    const size_t used = (n < kBatch ? n : kBatch) * kBlockSize; // what the wipe must cover
     while (n != 0) {
         const size_t m = n < kBatch ? n : kBatch;
         for (size_t j = 0; j < m; ++j) {
@@ -245,7 +261,7 @@ void OcbCtx::hash_blocks(const uint8_t* in, size_t n) {
         in += m * kBlockSize;
         n -= m;
     }
-    wipe(buf, sizeof buf);
+    wipe(buf, used);
 }
 
 int OcbCtx::update(uint8_t* out, size_t* outl, size_t outsize, const uint8_t* in, size_t inl) {

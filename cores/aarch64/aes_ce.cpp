@@ -23,6 +23,7 @@
 #include "cores/aarch64/aes_ce.h"
 #include "cores/aarch64/aes_ce_gcm.h"
 #include "cores/cpu.h"
+#include "cores/wipe.h"
 
 #include <arm_neon.h>
 
@@ -519,11 +520,6 @@ uint32_t sub_word(uint32_t w) {
     return vgetq_lane_u32(vreinterpretq_u32_u8(vaeseq_u8(v, vdupq_n_u8(0))), 0);
 }
 
-void wipe(void* p, size_t n) {
-    volatile uint8_t* v = static_cast<volatile uint8_t*>(p);
-    while (n--) *v++ = 0;
-}
-
 // FIPS-197 5.2 KeyExpansion over 32-bit words read little-endian from the
 // key bytes, so RotWord (a0a1a2a3 -> a1a2a3a0) is a right rotation by 8 and
 // Rcon XORs into the low byte.
@@ -552,7 +548,7 @@ bool set_key(KeySchedule& ks, const uint8_t* key, size_t keylen) {
     for (unsigned r = 1; r < nr; ++r) vst1q_u8(k.dec[r], vaesimcq_u8(vld1q_u8(k.enc[nr - r])));
     std::memcpy(k.dec[nr], k.enc[0], 16);
     k.rounds = nr;
-    wipe(w, sizeof w);
+    secure_wipe(w, sizeof w);
     return true;
 }
 

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "cores/modes.h"
+#include "cores/wipe.h"
 
 namespace hwc::generic {
 namespace {
@@ -13,11 +14,6 @@ constexpr size_t kBatch = 32; // blocks per core call (1 KiB of stack for offset
 
 void xor16(uint8_t* d, const uint8_t* a, const uint8_t* b) {
     for (size_t i = 0; i < kBlockSize; ++i) d[i] = static_cast<uint8_t>(a[i] ^ b[i]);
-}
-
-void wipe(void* p, size_t n) {
-    volatile uint8_t* v = static_cast<volatile uint8_t*>(p);
-    for (size_t i = 0; i < n; ++i) v[i] = 0;
 }
 
 // `in == out` is allowed: every input block is read before its output is written.
@@ -43,8 +39,8 @@ void ocb_blocks(const BlockCore& c, const KeySchedule& ks, OcbState& st, const u
         out += m * kBlockSize;
         n -= m;
     }
-    wipe(buf, sizeof buf);
-    wipe(offs, sizeof offs);
+    secure_wipe(buf, sizeof buf);
+    secure_wipe(offs, sizeof offs);
 }
 
 } // namespace

@@ -11,6 +11,7 @@
 // Contracts are those of cores/modes.h: whole blocks, in == out allowed,
 // unaligned buffers, `tweak` written back for the next block.
 #include "cores/modes.h"
+#include "cores/wipe.h"
 
 #include <cstring>
 
@@ -18,11 +19,6 @@ namespace hwc::generic {
 namespace {
 
 constexpr size_t kBatch = 32; // 512 bytes of tweaks and 512 of data on the stack
-
-void wipe(void* p, size_t n) {
-    volatile uint8_t* v = static_cast<volatile uint8_t*>(p);
-    while (n--) *v++ = 0;
-}
 
 // Explicit byte order, so big-endian hosts compute the same field elements.
 inline uint64_t load_le64(const uint8_t* p) {
@@ -96,8 +92,8 @@ void xts_blocks(const BlockCore& c, const KeySchedule& ks, uint8_t tweak[kBlockS
         nblocks -= n;
     }
     t.store(tweak);
-    wipe(tw, sizeof tw);
-    wipe(buf, sizeof buf); // plaintext on one side or the other
+    secure_wipe(tw, sizeof tw);
+    secure_wipe(buf, sizeof buf); // plaintext on one side or the other
 }
 
 } // namespace

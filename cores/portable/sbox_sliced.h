@@ -25,6 +25,8 @@
 #include <cstdint>
 #include <utility>
 
+#include "cores/wipe.h"
+
 namespace hwc::portable {
 namespace {
 
@@ -321,10 +323,7 @@ inline u64 rotr64(u64 x, unsigned k) {
     return (x >> (k & 63)) | (x << ((64 - k) & 63));
 }
 
-inline void secure_wipe(void* p, size_t n) {
-    volatile uint8_t* v = static_cast<volatile uint8_t*>(p);
-    while (n--) *v++ = 0;
-}
+using hwc::secure_wipe;
 
 } // namespace
 } // namespace hwc::portable

@@ -19,6 +19,7 @@
 // matrices and polynomials, at compile time or at key setup.
 #include "cores/portable/portable.h"
 #include "cores/portable/twofish_schedule.h"
+#include "cores/wipe.h"
 
 #include <bit>
 #include <cstddef>
@@ -151,12 +152,6 @@ inline const Schedule& sched(const KeySchedule& ks) {
     return *std::launder(reinterpret_cast<const Schedule*>(ks.bytes));
 }
 
-// Volatile stores so the compiler cannot drop the wipe of dead locals.
-void wipe(void* p, size_t n) {
-    volatile uint8_t* v = static_cast<volatile uint8_t*>(p);
-    while (n--) *v++ = 0;
-}
-
 } // namespace
 
 bool twofish_set_key(KeySchedule& ks, const uint8_t* key, size_t keylen) {
@@ -189,9 +184,9 @@ bool twofish_set_key(KeySchedule& ks, const uint8_t* key, size_t keylen) {
         for (unsigned x = 0; x < 256; ++x)
             s->s[j][x] = kMdsCol.c[j][h_lane(j, static_cast<uint8_t>(x), sb, k)];
 
-    wipe(me, sizeof me);
-    wipe(mo, sizeof mo);
-    wipe(sb, sizeof sb);
+    secure_wipe(me, sizeof me);
+    secure_wipe(mo, sizeof mo);
+    secure_wipe(sb, sizeof sb);
     return true;
 }
 
