@@ -52,6 +52,24 @@ using Cfb8Fn = void (*)(const KeySchedule& ks, uint8_t iv[kBlockSize], const uin
 using MacFn = void (*)(const KeySchedule& ks, uint8_t iv[kBlockSize], const uint8_t* in,
                        size_t nblocks);
 
+// E(key 2, iv): the encrypted initial XTS tweak; `ks` holds the tweak key.
+using XtsTweakFn = void (*)(const KeySchedule& ks, const uint8_t iv[kBlockSize],
+                            uint8_t tweak[kBlockSize]);
+
+// One whole IEEE XTS data unit of `nblocks` >= 1 whole blocks (no stealing)
+// straight from the IV: `data_ks` holds key 1, `tweak_ks` key 2. Returns
+// false, having written nothing, when it cannot serve this key pair.
+using XtsUnitFn = bool (*)(const KeySchedule& data_ks, const KeySchedule& tweak_ks,
+                           const uint8_t iv[kBlockSize], const uint8_t* in, uint8_t* out,
+                           size_t nblocks);
+
+// CMAC's last step (SP 800-38B 6.2, steps 4-6): `x` is the CBC-MAC of every
+// block before the last, `last` the final `n` bytes (0..16; 0 only for the
+// empty message); `x` becomes the tag. Returns false, with `x` untouched,
+// when it cannot serve this key.
+using CmacLastFn = bool (*)(const KeySchedule& ks, uint8_t x[kBlockSize], const uint8_t* last,
+                            size_t n);
+
 // OCB (RFC 7253) running state for whole data blocks. Block i (1-based,
 // counting every block of the message so far) uses
 //     Offset_i = Offset_{i-1} xor L[ntz(i)],
@@ -73,6 +91,16 @@ using OcbFn = void (*)(const KeySchedule& ks, OcbState& st, const uint8_t* in, u
 // `hk` was filled by the GHASH core named in BlockCore::gcm_ghash.
 using GcmFn = void (*)(const KeySchedule& ks, const GhashKey& hk, uint8_t ctr[kBlockSize],
                        uint8_t y[kBlockSize], const uint8_t* in, uint8_t* out, size_t nblocks);
+
+// CCM (SP 800-38C) whole data blocks with CTR and CBC-MAC in one pass, so the
+// CTR blocks run in the MAC chain's latency. `mac` is the running CBC-MAC
+// value, taken over the plaintext in both directions (the input when
+// encrypting, the output when decrypting); `ctr` is the counter block of the
+// first block, stepped once per block as a 128-bit big-endian integer (the
+// CCM caller keeps the message short enough that no carry leaves the L-byte
+// counter field) and written back.
+using CcmFn = void (*)(const KeySchedule& ks, uint8_t mac[kBlockSize], uint8_t ctr[kBlockSize],
+                       const uint8_t* in, uint8_t* out, size_t nblocks);
 
 // Cores are written with designated initializers: name the slots you fill,
 // the rest stay nullptr and the generic kernels (cores/modes.h) serve them.
@@ -99,12 +127,19 @@ struct BlockCore {
     Cfb8Fn cfb8_encrypt = nullptr;
     Cfb8Fn cfb8_decrypt = nullptr;
     MacFn cbc_mac = nullptr;
+    CmacLastFn cmac_last = nullptr;  // empty or false: subkey and padding in software
     // XTS over whole blocks of one data unit; iv = the running tweak, already
     // encrypted under the tweak key, stepped once per block and written back.
     ChainFn xts_encrypt = nullptr;     // IEEE 1619 tweak step (x * alpha, little-endian, 0x87)
     ChainFn xts_decrypt = nullptr;
     ChainFn xts_gb_encrypt = nullptr;  // GB/T 17964 tweak step (bit-reflected, 0xE1)
     ChainFn xts_gb_decrypt = nullptr;
+    // The initial tweak for either standard; empty: encrypt_blocks on the IV.
+    XtsTweakFn xts_tweak = nullptr;
+    // For hardware that derives the tweak itself; empty or false: xts_tweak
+    // followed by xts_encrypt / xts_decrypt.
+    XtsUnitFn xts_unit_encrypt = nullptr;
+    XtsUnitFn xts_unit_decrypt = nullptr;
     OcbFn ocb_encrypt = nullptr;
     OcbFn ocb_decrypt = nullptr;
     // Stitched GCM: used only when the GCM context's GHASH core is
@@ -112,6 +147,8 @@ struct BlockCore {
     const GhashCore* gcm_ghash = nullptr;
     GcmFn gcm_encrypt = nullptr;
     GcmFn gcm_decrypt = nullptr;
+    CcmFn ccm_encrypt = nullptr;  // empty: cbc_mac and ctr, in L1-sized chunks
+    CcmFn ccm_decrypt = nullptr;
 };
 
 } // namespace hwc

@@ -24,7 +24,7 @@ const CpuFeatureName kCpuFeatureNames[] = {
     {kX86Aesni, "x86-aesni"},   {kX86Pclmul, "x86-pclmul"}, {kX86Avx2, "x86-avx2"},
     {kX86Vaes, "x86-vaes"},     {kX86Vpclmul, "x86-vpclmul"}, {kX86Gfni, "x86-gfni"},
     {kX86Avx512, "x86-avx512"}, {kS390Msa, "s390x-msa"},    {kS390Msa4, "s390x-msa4"},
-    {kS390Msa8, "s390x-msa8"},
+    {kS390Msa8, "s390x-msa8"},  {kS390KmAes, "s390x-km-aes"}, {kS390KimdGhash, "s390x-kimd-ghash"},
 };
 const unsigned kCpuFeatureCount = sizeof(kCpuFeatureNames) / sizeof(kCpuFeatureNames[0]);
 
@@ -97,8 +97,10 @@ uint32_t detect() {
 
 #if defined(HWCIPHER_S390X_MSA)
 // STFLE and the CPACF query functions live with the CPACF cores; the feature
-// bits are the facilities (MSA 17, MSA4 77, MSA8 146), while which function
-// codes exist is decided per key by the cores themselves.
+// bits are the facilities (MSA 17, MSA4 77, MSA8 146) plus "KM has AES" and
+// "KIMD has GHASH" from the queries (an emulator may offer the facilities
+// with none of the AES functions), while which function codes exist for a
+// given key size is decided per key by the cores themselves.
 uint32_t detect() { return s390x::cpacf_features(); }
 #else
 // Built without CPACF (HWCIPHER_S390X_MSA=OFF): no core needs a feature bit.

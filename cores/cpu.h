@@ -22,6 +22,8 @@ enum CpuFeature : uint32_t {
     kS390Msa = 1u << 20,   // s390x message-security assist (KM/KMC/KIMD...)
     kS390Msa4 = 1u << 21,  // s390x MSA extension 4 (KMF/KMO/KMCTR/PCC)
     kS390Msa8 = 1u << 22,  // s390x MSA extension 8 (KMA)
+    kS390KmAes = 1u << 23,     // s390x KM query reports an AES function code (18-20)
+    kS390KimdGhash = 1u << 24, // s390x KIMD query reports GHASH (65)
 };
 
 struct CpuFeatureName {

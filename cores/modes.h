@@ -95,6 +95,23 @@ void xts_gb_decrypt(const BlockCore& c, const KeySchedule& ks, uint8_t tweak[kBl
 void xts_mul_alpha(uint8_t tweak[kBlockSize], bool gb);
 } // namespace generic
 
+// The encrypted initial tweak E(key 2, iv), `ks` holding key 2.
+inline void xts_tweak(const BlockCore& c, const KeySchedule& ks, const uint8_t iv[kBlockSize],
+                      uint8_t tweak[kBlockSize]) {
+    if (c.xts_tweak) c.xts_tweak(ks, iv, tweak);
+    else c.encrypt_blocks(ks, iv, tweak, 1);
+}
+
+// A whole IEEE data unit of `n` >= 1 blocks in one kernel call, when the core
+// has one for this key pair; false (nothing written) means: use xts_tweak and
+// xts_encrypt / xts_decrypt. There is no generic version.
+inline bool xts_unit(const BlockCore& c, const KeySchedule& data_ks, const KeySchedule& tweak_ks,
+                     const uint8_t iv[kBlockSize], const uint8_t* in, uint8_t* out, size_t n,
+                     bool encrypt) {
+    const XtsUnitFn fn = encrypt ? c.xts_unit_encrypt : c.xts_unit_decrypt;
+    return fn != nullptr && fn(data_ks, tweak_ks, iv, in, out, n);
+}
+
 inline void xts_encrypt(const BlockCore& c, const KeySchedule& ks, uint8_t tweak[kBlockSize],
                         const uint8_t* in, uint8_t* out, size_t n, bool gb) {
     if (gb) {
@@ -129,6 +146,15 @@ inline void cbc_mac(const BlockCore& c, const KeySchedule& ks, uint8_t iv[kBlock
     else generic::cbc_mac(c, ks, iv, in, n);
 }
 
+// CMAC's last block in one kernel call, when the core has one for this key
+// (see CmacLastFn); false (`x` untouched) means: pad, XOR the subkey and
+// finish with cbc_mac. The subkeys live with the caller, so the software
+// step stays there (provider/cmac_engine.cpp).
+inline bool cmac_last(const BlockCore& c, const KeySchedule& ks, uint8_t x[kBlockSize],
+                      const uint8_t* last, size_t n) {
+    return c.cmac_last != nullptr && c.cmac_last(ks, x, last, n);
+}
+
 // OCB whole data blocks (cores/portable/generic_ocb.cpp): see OcbState.
 namespace generic {
 void ocb_encrypt(const BlockCore& c, const KeySchedule& ks, OcbState& st, const uint8_t* in,
@@ -146,6 +172,26 @@ inline void ocb_decrypt(const BlockCore& c, const KeySchedule& ks, OcbState& st,
                         const uint8_t* in, uint8_t* out, size_t n) {
     if (c.ocb_decrypt) c.ocb_decrypt(ks, st, in, out, n);
     else generic::ocb_decrypt(c, ks, st, in, out, n);
+}
+
+// CCM whole data blocks (see CcmFn): the core's fused kernel, or cbc_mac and
+// ctr over L1-sized chunks (cores/portable/generic_modes.cpp).
+namespace generic {
+void ccm_encrypt(const BlockCore& c, const KeySchedule& ks, uint8_t mac[kBlockSize],
+                 uint8_t ctr[kBlockSize], const uint8_t* in, uint8_t* out, size_t nblocks);
+void ccm_decrypt(const BlockCore& c, const KeySchedule& ks, uint8_t mac[kBlockSize],
+                 uint8_t ctr[kBlockSize], const uint8_t* in, uint8_t* out, size_t nblocks);
+} // namespace generic
+
+inline void ccm_encrypt(const BlockCore& c, const KeySchedule& ks, uint8_t mac[kBlockSize],
+                        uint8_t ctr[kBlockSize], const uint8_t* in, uint8_t* out, size_t n) {
+    if (c.ccm_encrypt) c.ccm_encrypt(ks, mac, ctr, in, out, n);
+    else generic::ccm_encrypt(c, ks, mac, ctr, in, out, n);
+}
+inline void ccm_decrypt(const BlockCore& c, const KeySchedule& ks, uint8_t mac[kBlockSize],
+                        uint8_t ctr[kBlockSize], const uint8_t* in, uint8_t* out, size_t n) {
+    if (c.ccm_decrypt) c.ccm_decrypt(ks, mac, ctr, in, out, n);
+    else generic::ccm_decrypt(c, ks, mac, ctr, in, out, n);
 }
 
 // The stitched GCM kernel of `c` when it pairs with GHASH core `g`, else

@@ -71,6 +71,15 @@ void CmacState::update(const CmacKey& key, const uint8_t* in, size_t len) {
 }
 
 void CmacState::final(const CmacKey& key, uint8_t tag[kBlockSize]) const {
+    uint8_t x[kBlockSize];
+    std::memcpy(x, x_, kBlockSize);
+    // Hardware with a last-block function (s390x PCC) pads and applies the
+    // subkey itself.
+    if (cmac_last(*key.core_, key.ks_, x, buf_, n_)) {
+        std::memcpy(tag, x, kBlockSize);
+        wipe(x, sizeof x);
+        return;
+    }
     uint8_t last[kBlockSize];
     if (n_ == kBlockSize) {
         for (size_t i = 0; i < kBlockSize; ++i) last[i] = static_cast<uint8_t>(buf_[i] ^ key.k1_[i]);
@@ -81,8 +90,6 @@ void CmacState::final(const CmacKey& key, uint8_t tag[kBlockSize]) const {
         last[n_] = 0x80;
         for (size_t i = 0; i < kBlockSize; ++i) last[i] = static_cast<uint8_t>(last[i] ^ key.k2_[i]);
     }
-    uint8_t x[kBlockSize];
-    std::memcpy(x, x_, kBlockSize);
     cbc_mac(*key.core_, key.ks_, x, last, 1);
     std::memcpy(tag, x, kBlockSize);
     wipe(x, sizeof x);

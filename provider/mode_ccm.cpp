@@ -15,8 +15,9 @@
 //   - a second AAD call or data call is refused instead of corrupting the MAC;
 //   - tag length and L take effect whenever they are set before the message
 //     starts (the default provider fixes them at key setup).
-// The CBC-MAC runs over the core's CBC kernel (cbc_mac in cores/modes.h) and the
-// encryption over its CTR kernel, 4 KiB at a time so both passes hit L1.
+// The message's whole blocks go through ccm_encrypt / ccm_decrypt
+// (cores/modes.h): the core's fused CTR + CBC-MAC kernel, or its CBC-MAC and
+// CTR kernels in L1-sized chunks; the AAD through cbc_mac.
 #include <openssl/core_names.h>
 #include <openssl/crypto.h>
 #include <openssl/params.h>
@@ -37,7 +38,6 @@ namespace {
 constexpr size_t kTlsAadLen = 13;       // EVP_AEAD_TLS1_AAD_LEN: seq, type, version, length
 constexpr size_t kTlsFixedIvLen = 4;    // EVP_CCM_TLS_FIXED_IV_LEN
 constexpr size_t kTlsExplicitIvLen = 8; // EVP_CCM_TLS_EXPLICIT_IV_LEN
-constexpr size_t kChunk = 256 * kBlockSize;
 
 class CcmCtx final : public CipherCtx {
 public:
@@ -111,7 +111,6 @@ private:
     void begin_mac(bool has_aad);
     void absorb_aad(const uint8_t* a, size_t alen);
     void mac_bytes(const uint8_t* p, size_t len); // whole blocks + a zero-padded tail
-    void ctr_bytes(uint8_t counter[kBlockSize], const uint8_t* in, uint8_t* out, size_t len);
 
     const ProvCtx* prov_;
     const AlgorithmRow* row_;
@@ -308,27 +307,6 @@ void CcmCtx::mac_bytes(const uint8_t* p, size_t len) {
     }
 }
 
-// CTR over the message, counter blocks A1, A2, ... The core's CTR kernel
-// increments all 128 bits, but only the low L bytes may change in CCM: they
-// never wrap, because declare() keeps the length below 2^(8L), so the last
-// counter, ceil(len / 16), stays below 2^(8L - 4) and no carry reaches the
-// nonce or flag bytes.
-void CcmCtx::ctr_bytes(uint8_t counter[kBlockSize], const uint8_t* in, uint8_t* out,
-                       size_t len) {
-    const size_t blocks = len / kBlockSize;
-    ctr(*core_, ks_, counter, in, out, blocks);
-    const size_t tail = len % kBlockSize;
-    if (tail != 0) {
-        static const uint8_t zero[kBlockSize] = {};
-        uint8_t pad[kBlockSize];
-        ctr(*core_, ks_, counter, zero, pad, 1);
-        in += blocks * kBlockSize;
-        out += blocks * kBlockSize;
-        for (size_t i = 0; i < tail; ++i) out[i] = static_cast<uint8_t>(in[i] ^ pad[i]);
-        wipe(pad, sizeof pad);
-    }
-}
-
 // Encrypts (expected == nullptr; tag to tag_out) or decrypts and verifies
 // against `expected` (the first M bytes); on a mismatch the output is wiped.
 bool CcmCtx::data(const uint8_t* in, uint8_t* out, size_t len, const uint8_t* expected,
@@ -343,17 +321,25 @@ bool CcmCtx::data(const uint8_t* in, uint8_t* out, size_t len, const uint8_t* ex
         reset_message();
         return false;
     }
+    // Counter blocks A1, A2, ... The kernels step all 128 bits, but only the
+    // low L bytes may change in CCM: they never wrap, because declare()
+    // keeps the length below 2^(8L), so the last counter, ceil(len / 16),
+    // stays below 2^(8L - 4) and no carry reaches the nonce or flag bytes.
     uint8_t ctr_blk[kBlockSize];
     counter_block(ctr_blk, 1);
-    for (size_t off = 0; off < len; off += kChunk) {
-        const size_t n = len - off < kChunk ? len - off : kChunk;
-        if (expected == nullptr) { // MAC the plaintext before it is overwritten (in == out)
-            mac_bytes(in + off, n);
-            ctr_bytes(ctr_blk, in + off, out + off, n);
-        } else {
-            ctr_bytes(ctr_blk, in + off, out + off, n);
-            mac_bytes(out + off, n);
-        }
+    const size_t blocks = len / kBlockSize;
+    if (expected == nullptr) ccm_encrypt(*core_, ks_, mac_, ctr_blk, in, out, blocks);
+    else ccm_decrypt(*core_, ks_, mac_, ctr_blk, in, out, blocks);
+    const size_t tail = len % kBlockSize;
+    if (tail != 0) { // the MAC reads the plaintext: `in` before in == out overwrites it
+        const uint8_t* tin = in + blocks * kBlockSize;
+        uint8_t* tout = out + blocks * kBlockSize;
+        uint8_t pad[kBlockSize];
+        ecb_encrypt(*core_, ks_, ctr_blk, pad, 1);
+        if (expected == nullptr) mac_bytes(tin, tail);
+        for (size_t i = 0; i < tail; ++i) tout[i] = static_cast<uint8_t>(tin[i] ^ pad[i]);
+        if (expected != nullptr) mac_bytes(tout, tail);
+        wipe(pad, sizeof pad);
     }
     uint8_t s0[kBlockSize];
     counter_block(s0, 0);

@@ -147,10 +147,16 @@ void XtsCtx::blocks(uint8_t tweak[kBlockSize], const uint8_t* in, uint8_t* out,
 
 // One data unit of `len` >= 16 bytes.
 void XtsCtx::crypt(const uint8_t* in, uint8_t* out, size_t len) {
-    uint8_t tweak[kBlockSize];
-    ecb_encrypt(*core_, tweak_ks_, iv_, tweak, 1);
-
     const size_t tail = len % kBlockSize;
+    // Hardware that derives the tweak itself takes a whole-block unit in one
+    // call; stealing needs the running tweak, so it goes the long way.
+    if (tail == 0 && !gb_ &&
+        xts_unit(*core_, data_ks_, tweak_ks_, iv_, in, out, len / kBlockSize, encrypt_))
+        return;
+
+    uint8_t tweak[kBlockSize];
+    xts_tweak(*core_, tweak_ks_, iv_, tweak);
+
     // With a partial last block, the last whole block takes part in the
     // stealing and is handled below with it.
     const size_t whole = len / kBlockSize - (tail != 0 ? 1 : 0);

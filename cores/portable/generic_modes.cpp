@@ -10,6 +10,7 @@
 // Contracts are those of cores/core.h: whole blocks, in == out allowed,
 // unaligned buffers, `iv` updated so the next call continues the stream.
 #include "cores/modes.h"
+#include "cores/wipe.h"
 
 #include <cstring>
 
@@ -19,12 +20,6 @@ namespace {
 // Blocks per batch: enough for an 8-way interleaved core to run several
 // rounds of its pipeline, small enough (512 bytes) to stay on the stack.
 constexpr size_t kBatch = 32;
-
-// Volatile stores so the compiler cannot drop the wipe of a dead buffer.
-void wipe(void* p, size_t n) {
-    volatile uint8_t* v = static_cast<volatile uint8_t*>(p);
-    while (n--) *v++ = 0;
-}
 
 inline void xor_bytes(uint8_t* out, const uint8_t* a, const uint8_t* b, size_t n) {
     for (size_t i = 0; i < n; ++i) out[i] = a[i] ^ b[i];
@@ -96,7 +91,7 @@ void cfb_decrypt(const BlockCore& c, const KeySchedule& ks, uint8_t iv[kBlockSiz
         out += bytes;
         nblocks -= n;
     }
-    wipe(ks_buf, sizeof ks_buf); // held keystream
+    secure_wipe(ks_buf, sizeof ks_buf); // held keystream
 }
 
 void ofb(const BlockCore& c, const KeySchedule& ks, uint8_t iv[kBlockSize],
@@ -123,7 +118,7 @@ void ctr(const BlockCore& c, const KeySchedule& ks, uint8_t iv[kBlockSize],
         out += bytes;
         nblocks -= n;
     }
-    wipe(buf, sizeof buf); // held keystream
+    secure_wipe(buf, sizeof buf); // held keystream
 }
 
 void cfb8(const BlockCore& c, const KeySchedule& ks, uint8_t iv[kBlockSize],
@@ -139,7 +134,7 @@ void cfb8(const BlockCore& c, const KeySchedule& ks, uint8_t iv[kBlockSize],
         std::memmove(iv, iv + 1, kBlockSize - 1);
         iv[kBlockSize - 1] = encrypt ? y : x;
     }
-    wipe(e, sizeof e);
+    secure_wipe(e, sizeof e);
 }
 
 void cfb1(const BlockCore& c, const KeySchedule& ks, uint8_t iv[kBlockSize],
@@ -160,7 +155,39 @@ void cfb1(const BlockCore& c, const KeySchedule& ks, uint8_t iv[kBlockSize],
             iv[j] = static_cast<uint8_t>((iv[j] << 1) | (iv[j + 1] >> 7));
         iv[kBlockSize - 1] = static_cast<uint8_t>((iv[kBlockSize - 1] << 1) | feed);
     }
-    wipe(e, sizeof e);
+    secure_wipe(e, sizeof e);
+}
+
+// CCM without a fused kernel: the two passes over chunks of 256 blocks
+// (4 KiB), so the second pass reads data the first left in L1. The MAC reads
+// the plaintext: before CTR overwrites it when encrypting (in == out), after
+// CTR produced it when decrypting.
+namespace {
+constexpr size_t kCcmChunk = 256;
+} // namespace
+
+void ccm_encrypt(const BlockCore& c, const KeySchedule& ks, uint8_t mac[kBlockSize],
+                 uint8_t ctr[kBlockSize], const uint8_t* in, uint8_t* out, size_t nblocks) {
+    while (nblocks != 0) {
+        const size_t n = nblocks < kCcmChunk ? nblocks : kCcmChunk;
+        hwc::cbc_mac(c, ks, mac, in, n);
+        hwc::ctr(c, ks, ctr, in, out, n);
+        in += n * kBlockSize;
+        out += n * kBlockSize;
+        nblocks -= n;
+    }
+}
+
+void ccm_decrypt(const BlockCore& c, const KeySchedule& ks, uint8_t mac[kBlockSize],
+                 uint8_t ctr[kBlockSize], const uint8_t* in, uint8_t* out, size_t nblocks) {
+    while (nblocks != 0) {
+        const size_t n = nblocks < kCcmChunk ? nblocks : kCcmChunk;
+        hwc::ctr(c, ks, ctr, in, out, n);
+        hwc::cbc_mac(c, ks, mac, out, n);
+        in += n * kBlockSize;
+        out += n * kBlockSize;
+        nblocks -= n;
+    }
 }
 
 } // namespace hwc::generic

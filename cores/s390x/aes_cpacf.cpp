@@ -6,7 +6,10 @@
 // CFB8 on KMF (LCFB 16 / 1), OFB on KMO, CTR on KMCTR with counter blocks the
 // program writes, CBC-MAC on KMAC, stitched GCM on KMA. Every kernel is one
 // instruction call per invocation (CTR: one per batch of counters), with the
-// chaining value carried in and out of the parameter block.
+// chaining value carried in and out of the parameter block. XTS: the first
+// tweak from PCC compute-XTS-parameter, the blocks on KM-XTS; whole-block
+// data units in one KM full-XTS call where the machine has it (MSA10). CMAC's
+// last block on PCC compute-last-block-CMAC.
 //
 // Availability is per instruction and per function code (one per key size,
 // and MSA1-era machines lack AES-192/256), so set_key records which
@@ -45,6 +48,9 @@ enum Have : uint32_t {
     kHaveKmac = 1u << 5,   // KMAC-AES (CBC-MAC)
     kHaveXts = 1u << 6,    // KM-XTS-AES (128 and 256 only)
     kHaveKma = 1u << 7,    // KMA-GCM-AES
+    kHavePccXts = 1u << 8,   // PCC compute-XTS-parameter (128 and 256 only)
+    kHaveFullXts = 1u << 9,  // KM full-XTS-AES (128 and 256 only)
+    kHavePccCmac = 1u << 10, // PCC compute-last-block-CMAC
 };
 
 // What the core keeps, at the end of the KeySchedule: the front belongs to
@@ -89,7 +95,12 @@ bool set_key(KeySchedule& ks, const uint8_t* key, size_t keylen) {
     if (caps.has(Insn::kmo, k.fc)) have |= kHaveKmo;
     if (caps.has(Insn::kmctr, k.fc)) have |= kHaveKmctr;
     if (caps.has(Insn::kmac, k.fc)) have |= kHaveKmac;
-    if (keylen != 24 && caps.has(Insn::km, k.fc + cpacf::kXtsOffset)) have |= kHaveXts;
+    if (caps.has(Insn::pcc, k.fc)) have |= kHavePccCmac;
+    if (keylen != 24) {  // there is no XTS-AES-192
+        if (caps.has(Insn::km, k.fc + cpacf::kXtsOffset)) have |= kHaveXts;
+        if (caps.has(Insn::pcc, k.fc + cpacf::kXtsOffset)) have |= kHavePccXts;
+        if (caps.has(Insn::km, k.fc + cpacf::kFullXtsOffset)) have |= kHaveFullXts;
+    }
 #endif
 #if defined(HWCIPHER_S390X_MSA8)
     if (caps.has(Insn::kma, k.fc)) have |= kHaveKma;
@@ -290,6 +301,76 @@ void xts_decrypt(const KeySchedule& ks, uint8_t tweak[kBlockSize], const uint8_t
     if (n != 0) xts_crypt(k, true, tweak, in, out, n);
 }
 
+// PCC compute-XTS-parameter with block sequence number 0: E(key 2, iv), one
+// instruction without touching the KM path. `ks` holds key 2. Parameter
+// block: key, tweak, j (16), intermediate bit index (16), XTS parameter out.
+void xts_tweak(const KeySchedule& ks, const uint8_t iv[kBlockSize], uint8_t tweak[kBlockSize]) {
+    const CpacfKey& k = cpacf_key(ks);
+    if ((k.have & kHavePccXts) == 0) return encrypt_blocks(ks, iv, tweak, 1);
+    uint8_t p[32 + 4 * kBlockSize] = {};
+    std::memcpy(p, k.key, k.keylen);
+    std::memcpy(p + k.keylen, iv, kBlockSize);
+    cpacf::pcc(k.fc + cpacf::kXtsOffset, p);
+    std::memcpy(tweak, p + k.keylen + 3 * kBlockSize, kBlockSize);
+    wipe(p, sizeof p);
+}
+
+// KM full XTS: the CPU derives the tweak from key 2 and the IV itself, so a
+// whole-block data unit is one instruction call. Parameter block: key 1,
+// key 2, the IV, then the multiplier for the next block ("next alpha power",
+// the field element 1 to start: byte 0 = 1, little-endian like the tweak).
+bool xts_unit_crypt(const KeySchedule& data_ks, const KeySchedule& tweak_ks, bool decrypt,
+                    const uint8_t iv[kBlockSize], const uint8_t* in, uint8_t* out, size_t n) {
+    const CpacfKey& k1 = cpacf_key(data_ks);
+    const CpacfKey& k2 = cpacf_key(tweak_ks);
+    if ((k1.have & kHaveFullXts) == 0 || k2.keylen != k1.keylen || n == 0) return false;
+    // Equal halves (accepted for decryption only) stay on the PCC + KM-XTS
+    // path: whether the CPU refuses such a pair is not documented. Compared
+    // without branching on key bytes.
+    uint8_t diff = 0;
+    for (size_t i = 0; i < k1.keylen; ++i)
+        diff = static_cast<uint8_t>(diff | (k1.key[i] ^ k2.key[i]));
+    if (diff == 0) return false;
+    uint8_t p[64 + 2 * kBlockSize] = {};
+    std::memcpy(p, k1.key, k1.keylen);
+    std::memcpy(p + k1.keylen, k2.key, k1.keylen);
+    std::memcpy(p + 2 * k1.keylen, iv, kBlockSize);
+    p[2 * k1.keylen + kBlockSize] = 1;
+    cpacf::km((k1.fc + cpacf::kFullXtsOffset) | direction(decrypt), p, out, in, n * kBlockSize);
+    wipe(p, sizeof p);
+    return true;
+}
+
+bool xts_unit_encrypt(const KeySchedule& data_ks, const KeySchedule& tweak_ks,
+                      const uint8_t iv[kBlockSize], const uint8_t* in, uint8_t* out, size_t n) {
+    return xts_unit_crypt(data_ks, tweak_ks, false, iv, in, out, n);
+}
+
+bool xts_unit_decrypt(const KeySchedule& data_ks, const KeySchedule& tweak_ks,
+                      const uint8_t iv[kBlockSize], const uint8_t* in, uint8_t* out, size_t n) {
+    return xts_unit_crypt(data_ks, tweak_ks, true, iv, in, out, n);
+}
+
+// ---- CMAC's last block: PCC compute-last-block-CMAC -------------------------
+
+// The CPU derives the subkey, pads a short block (ML < 128 bits) and XORs
+// the ICV, so the provider's subkeys and padding are not needed. Parameter
+// block: ML (bits), 7 reserved, the message block (bits past ML zero), the
+// ICV in and the CMAC out, the key.
+bool cmac_last(const KeySchedule& ks, uint8_t x[kBlockSize], const uint8_t* last, size_t n) {
+    const CpacfKey& k = cpacf_key(ks);
+    if ((k.have & kHavePccCmac) == 0 || n > kBlockSize) return false;
+    uint8_t p[8 + 2 * kBlockSize + 32] = {};
+    p[0] = static_cast<uint8_t>(n * 8);
+    if (n != 0) std::memcpy(p + 8, last, n);
+    std::memcpy(p + 8 + kBlockSize, x, kBlockSize);
+    std::memcpy(p + 8 + 2 * kBlockSize, k.key, k.keylen);
+    cpacf::pcc(k.fc, p);
+    std::memcpy(x, p + 8 + kBlockSize, kBlockSize);
+    wipe(p, sizeof p);
+    return true;
+}
+
 #endif // HWCIPHER_S390X_MSA4
 
 #if defined(HWCIPHER_S390X_MSA8)
@@ -373,7 +454,7 @@ extern const BlockCore aes_cpacf = {
     .name = "aes-cpacf",
     .family = Family::aes,
     .hardware = true,
-    .needs = kS390Msa,
+    .needs = kS390Msa | kS390KmAes,
     .set_key = set_key,
     .encrypt_blocks = encrypt_blocks,
     .decrypt_blocks = decrypt_blocks,
@@ -387,8 +468,12 @@ extern const BlockCore aes_cpacf = {
     .cfb8_encrypt = cfb8_encrypt,
     .cfb8_decrypt = cfb8_decrypt,
     .cbc_mac = cbc_mac,
+    .cmac_last = cmac_last,
     .xts_encrypt = xts_encrypt,
     .xts_decrypt = xts_decrypt,
+    .xts_tweak = xts_tweak,
+    .xts_unit_encrypt = xts_unit_encrypt,
+    .xts_unit_decrypt = xts_unit_decrypt,
 #endif
 #if defined(HWCIPHER_S390X_MSA8)
     .gcm_ghash = &ghash_kimd,

@@ -39,7 +39,10 @@ inline constexpr unsigned kOpPcc = 0xb92c;
 inline constexpr unsigned long kQuery = 0;
 inline constexpr unsigned long kAes128 = 18;     // 19 AES-192, 20 AES-256 (KM, KMC, KMF, KMO,
                                                  // KMCTR, KMAC, KMA-GCM)
-inline constexpr unsigned long kXtsOffset = 32;  // KM-XTS-AES-128/256 = 50/52
+inline constexpr unsigned long kXtsOffset = 32;  // KM-XTS-AES-128/256 = 50/52, and PCC
+                                                 // compute-XTS-parameter 50/52
+inline constexpr unsigned long kFullXtsOffset = 64;  // KM full XTS-AES-128/256 = 82/84
+                                                     // (PCC 18-20 is compute-last-block-CMAC)
 inline constexpr unsigned long kGhash = 65;      // KIMD-GHASH
 
 // GR0 modifier and flags.
@@ -164,8 +167,10 @@ inline void kmac(unsigned long fc, void* param, const uint8_t* in, size_t len) {
                      : "cc", "memory");
 }
 
-// PCC: perform cryptographic computation (no operands). hwcipher only queries
-// it today; the wrapper keeps detection and the instruction set in one place.
+// PCC: perform cryptographic computation (no operands): compute-last-block-
+// CMAC (18-20) and compute-XTS-parameter (50/52). Condition code 2 (invalid
+// ML or bit index) cannot arise from hwcipher's parameter blocks, so it is
+// not reported.
 inline void pcc(unsigned long fc, void* param) {
     register unsigned long r0 __asm__("0") = fc;
     register void* r1 __asm__("1") = param;

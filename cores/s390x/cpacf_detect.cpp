@@ -45,7 +45,26 @@ constexpr InsnInfo kInsns[kInsnCount] = {
     {Insn::pcc, "pcc", cpacf::kOpPcc},
 };
 
+// Named groups of function codes, so a fallback for one use of an
+// instruction (the full-XTS KM codes, PCC's CMAC codes) can be reached while
+// the rest of the instruction stays in use.
+struct FunctionGroup {
+    const char* name;  // HWCIPHER_S390X_DISABLE token
+    Insn insn;
+    unsigned first_fc, last_fc, step;
+};
+
+constexpr FunctionGroup kGroups[] = {
+    {"km-aes", Insn::km, 18, 20, 1},      {"km-xts", Insn::km, 50, 52, 2},
+    {"km-full-xts", Insn::km, 82, 84, 2}, {"pcc-cmac", Insn::pcc, 18, 20, 1},
+    {"pcc-xts", Insn::pcc, 50, 52, 2},    {"kimd-ghash", Insn::kimd, 65, 65, 1},
+};
+
 uint8_t* mask_of(CpacfCaps& caps, Insn i) { return caps.query[static_cast<unsigned>(i)]; }
+
+void clear_function(CpacfCaps& caps, Insn i, unsigned fc) {
+    if (fc < 128) mask_of(caps, i)[fc / 8] &= static_cast<uint8_t>(~(0x80u >> (fc % 8)));
+}
 
 // STFLE into three doublewords (facility 146 is in the third). The condition
 // code only says whether the machine has more doublewords, which we ignore.
@@ -115,7 +134,34 @@ bool iequals(std::string_view a, std::string_view b) {
     return true;
 }
 
-// HWCIPHER_S390X_DISABLE: clear the masks of the listed instructions.
+// Decimal function code after "insn:"; false unless it is 1..127.
+bool parse_fc(std::string_view text, unsigned& fc) {
+    if (text.empty() || text.size() > 3) return false;
+    fc = 0;
+    for (char c : text) {
+        if (c < '0' || c > '9') return false;
+        fc = fc * 10 + static_cast<unsigned>(c - '0');
+    }
+    return fc >= 1 && fc < 128;
+}
+
+// One HWCIPHER_S390X_DISABLE item: an instruction, "insn:fc" or a group.
+void disable_item(CpacfCaps& caps, std::string_view item) {
+    const size_t colon = item.find(':');
+    const std::string_view insn = item.substr(0, colon);
+    for (const InsnInfo& info : kInsns) {
+        if (!iequals(insn, info.name)) continue;
+        unsigned fc = 0;
+        if (colon == std::string_view::npos) std::memset(mask_of(caps, info.insn), 0, 16);
+        else if (parse_fc(item.substr(colon + 1), fc)) clear_function(caps, info.insn, fc);
+    }
+    for (const FunctionGroup& g : kGroups)
+        if (iequals(item, g.name))
+            for (unsigned fc = g.first_fc; fc <= g.last_fc; fc += g.step)
+                clear_function(caps, g.insn, fc);
+}
+
+// HWCIPHER_S390X_DISABLE: clear what the listed items name.
 void apply_disable(CpacfCaps& caps, const char* spec) {
     std::string_view rest = spec;
     while (!rest.empty()) {
@@ -124,8 +170,7 @@ void apply_disable(CpacfCaps& caps, const char* spec) {
         rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
         while (!item.empty() && is_blank(item.front())) item.remove_prefix(1);
         while (!item.empty() && is_blank(item.back())) item.remove_suffix(1);
-        for (const InsnInfo& info : kInsns)
-            if (iequals(item, info.name)) std::memset(mask_of(caps, info.insn), 0, 16);
+        disable_item(caps, item);
     }
 }
 
@@ -154,6 +199,12 @@ uint32_t cpacf_features() {
     if (caps.facility(kFacilityMsa)) f |= kS390Msa;
     if (caps.facility(kFacilityMsa4)) f |= kS390Msa4;
     if (caps.facility(kFacilityMsa8)) f |= kS390Msa8;
+    // Facilities alone do not make CPACF useful: QEMU offers MSA-MSA8 with
+    // no AES function at all, and a core chosen on the facility alone would
+    // report itself while every call ran the software fallback.
+    for (unsigned long fc = cpacf::kAes128; fc < cpacf::kAes128 + 3; ++fc)
+        if (caps.has(Insn::km, fc)) f |= kS390KmAes;
+    if (caps.has(Insn::kimd, cpacf::kGhash)) f |= kS390KimdGhash;
     return f;
 }
 

@@ -13,11 +13,16 @@
 // the environment override. Masks of instructions not queried stay zero.
 //
 // Environment override (production, AND-only):
-//   HWCIPHER_S390X_DISABLE=kma,kmctr
-// treats the listed instructions as absent (all their function codes), so
-// every software fallback can be reached on any machine. Names: km, kmc, kmf,
-// kmo, kmctr, kma, kimd, kmac, pcc; comma-separated, case-insensitive,
-// blanks ignored, unknown names ignored. It can only take capabilities away.
+//   HWCIPHER_S390X_DISABLE=kma,kmctr,km-full-xts,pcc:18
+// treats what the items name as absent, so every software fallback can be
+// reached on any machine. Items: an instruction (all its function codes:
+// km, kmc, kmf, kmo, kmctr, kma, kimd, kmac, pcc), one function code as
+// "insn:fc" (decimal, e.g. km:20 for KM-AES-256), or a group: km-aes
+// (KM 18-20), km-xts (KM 50/52), km-full-xts (KM 82/84), pcc-cmac (PCC
+// 18-20), pcc-xts (PCC 50/52), kimd-ghash (KIMD 65). Comma-separated,
+// case-insensitive, blanks ignored, unknown items ignored. It can only take
+// capabilities away; without KM-AES (or KIMD-GHASH) the feature bit below
+// goes and the portable core is selected instead of aes-cpacf (ghash-kimd).
 //
 // Test seam (only when built with HWCIPHER_TEST_SEAMS): after each real query
 // the weak symbol
@@ -50,7 +55,9 @@ struct CpacfCaps {
 // Detected on first use, then cached (thread-safe initialisation).
 const CpacfCaps& cpacf_caps();
 
-// hwc::CpuFeature bits (kS390Msa, kS390Msa4, kS390Msa8) from the facility bits.
+// hwc::CpuFeature bits: kS390Msa, kS390Msa4, kS390Msa8 from the facility
+// bits, kS390KmAes when KM reports any AES function code (18-20) and
+// kS390KimdGhash when KIMD reports GHASH (65), after the override.
 uint32_t cpacf_features();
 
 #if defined(HWCIPHER_TEST_SEAMS)

@@ -2,8 +2,9 @@
 // ghash-kimd: GHASH (NIST SP 800-38D 6.4) on KIMD function code 65 (MSA4).
 //
 // The parameter block is the running value followed by H, so set_key only
-// keeps H. A machine (or an HWCIPHER_S390X_DISABLE setting) without KIMD-GHASH
-// gets the portable GHASH instead, decided once per key.
+// keeps H. The core is only selected when KIMD reports GHASH (kS390KimdGhash);
+// the per-key check below still covers a key set up after a re-detection
+// took the function away (tests), running the portable GHASH then.
 #include <cstring>
 
 #include "cores/cpu.h"
@@ -66,7 +67,7 @@ const uint8_t* ghash_kimd_subkey(const GhashKey& key) { return kimd_key(key).h; 
 extern const GhashCore ghash_kimd = {
     .name = "ghash-kimd",
     .hardware = true,
-    .needs = kS390Msa4,
+    .needs = kS390Msa4 | kS390KimdGhash,
     .set_key = set_key,
     .update = update,
 };

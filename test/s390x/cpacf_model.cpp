@@ -47,6 +47,10 @@ constexpr uint64_t kKmaHs = 0x400, kKmaLaad = 0x200, kKmaLpc = 0x100;
 
 bool is_aes(unsigned fc) { return fc >= 18 && fc <= 20; }
 bool is_xts(unsigned fc) { return fc == 50 || fc == 52; }
+bool is_full_xts(unsigned fc) { return fc == 82 || fc == 84; }
+
+// Full XTS (82/84): the length of each of key 1 and key 2.
+size_t full_xts_half(unsigned fc) { return fc == 82 ? 16 : 32; }
 
 // 18/19/20 -> 16/24/32 bytes; 50/52 -> 16/32.
 size_t key_length(unsigned fc) {
@@ -156,6 +160,56 @@ Outcome run_km(const Exec& x) {
         done += B;
     }
     if (xts) std::memcpy(p + klen, tweak, B);  // the XTS parameter for the next block
+    x.advance(done, true);
+    return finish(done < len);
+}
+
+// ---- KM full XTS (fc 82/84): key 1, key 2, tweak, next alpha power -------------
+// The CPU derives the XTS parameter itself: E(K2, tweak) times the "next
+// alpha power" field (the GF(2^128) element alpha^j for the next block j, in
+// XTS's little-endian order; programs start it at 1). Both the field and the
+// tweak stay in the block, the field advancing by alpha per block, so a
+// re-execution after CC 3 continues. Modelled as the general product, which
+// for the value programs use (a power of alpha) is the standard's tweak.
+
+// r = a * b in XTS's GF(2^128): bit i (byte i/8, value 1 << i%8) is x^i.
+void xts_multiply(const uint8_t a[B], const uint8_t b[B], uint8_t r[B]) {
+    uint8_t v[B], acc[B] = {};
+    std::memcpy(v, a, B);
+    for (unsigned i = 0; i < 128; ++i) {
+        if ((b[i / 8] >> (i % 8)) & 1) xor_block(acc, acc, v);
+        shim::xts_double(v);
+    }
+    std::memcpy(r, acc, B);
+}
+
+Outcome run_km_full_xts(const Exec& x) {
+    uint8_t* p = x.param();
+    const size_t half = full_xts_half(x.fc);
+    uint8_t* nap = p + 2 * half + B;
+    uint8_t tweak[B];
+    {
+        // Key 2 beside the cached key 1: expanded here, used once.
+        AesKey k2;
+        shim::aes_expand(k2, p + half, half);
+        aes_encrypt(k2, p + 2 * half, tweak);
+        xts_multiply(tweak, nap, tweak);
+    }
+    const AesKey& k1 = expanded(p, half);
+    const size_t len = x.in_len();
+    size_t done = 0;
+    while (done < len && within_budget(done, x.budget)) {
+        uint8_t b[B];
+        std::memcpy(b, x.in() + done, B);
+        xor_block(b, b, tweak);
+        if (x.decipher) aes_decrypt(k1, b, b);
+        else aes_encrypt(k1, b, b);
+        xor_block(b, b, tweak);
+        shim::xts_double(tweak);
+        shim::xts_double(nap);
+        std::memcpy(x.out() + done, b, B);
+        done += B;
+    }
     x.advance(done, true);
     return finish(done < len);
 }
@@ -463,6 +517,14 @@ const char* param_problem(const Exec& x) {
     const uint8_t* p = x.param();
     if (x.op == Op::kma && !all_zero(p, 12))
         return "KMA reserved parameter bytes 0-11 not zero (not modelled)";
+    if (x.op == Op::km && is_full_xts(x.fc)) {
+        const size_t half = full_xts_half(x.fc);
+        if (std::memcmp(p, p + half, half) == 0)
+            return "KM full XTS with key 1 equal to key 2 (not modelled)";
+        if (all_zero(p + 2 * half + B, B))
+            return "KM full XTS next alpha power zero (not modelled)";
+        return nullptr;
+    }
     if (x.op != Op::pcc) return nullptr;
     if (is_xts(x.fc)) {
         const size_t klen = key_length(x.fc);
@@ -494,7 +556,9 @@ unsigned op_opcode(Op op) { return kOps[static_cast<int>(op)].opcode; }
 bool implemented(Op op, unsigned fc, const Facilities& f) {
     if (!instruction_installed(op, f)) return false;
     switch (op) {
-    case Op::km: return is_aes(fc) || (is_xts(fc) && f.msa4);
+    // Full XTS (MSA10) has no facility bit the shim reads; like KM-XTS it is
+    // offered on an MSA4 machine, the query bit being what announces it.
+    case Op::km: return is_aes(fc) || ((is_xts(fc) || is_full_xts(fc)) && f.msa4);
     case Op::kmc: case Op::kmf: case Op::kmo: case Op::kmctr: case Op::kma: return is_aes(fc);
     case Op::kimd: return fc == kGhash && f.msa4;
     case Op::kmac: return is_aes(fc) && f.msa4;
@@ -549,7 +613,7 @@ Outcome execute(const uint8_t insn[4], uint64_t gr[16], const Facilities& f, siz
 
     Outcome o{};
     switch (op) {
-    case Op::km: o = run_km(x); break;
+    case Op::km: o = is_full_xts(fc) ? run_km_full_xts(x) : run_km(x); break;
     case Op::kmc: o = run_kmc(x); break;
     case Op::kmf: o = run_kmf(x, lcfb); break;
     case Op::kmo: o = run_kmo(x); break;

@@ -24,7 +24,8 @@ unsigned op_opcode(Op op);     // 0xb92e, 0xb92f, ...
 // STFLE facility bits the instructions depend on.
 struct Facilities {
     bool msa = false;   // 17: KM, KMC, KIMD, KMAC
-    bool msa4 = false;  // 77: KMF, KMO, KMCTR, PCC; KM-XTS, KMAC-AES, KIMD-GHASH, PCC functions
+    bool msa4 = false;  // 77: KMF, KMO, KMCTR, PCC; KM-XTS (and full XTS), KMAC-AES,
+                        // KIMD-GHASH, PCC functions
     bool msa8 = false;  // 146: KMA
 };
 

@@ -57,7 +57,7 @@ TEST(CpacfShim, QueryHookReportsTheModelledFunctions) {
         std::vector<unsigned> fcs;
     };
     const Expect expected[] = {
-        {0xb92e, {18, 19, 20, 50, 52}}, {0xb92f, {18, 19, 20}}, {0xb92a, {18, 19, 20}},
+        {0xb92e, {18, 19, 20, 50, 52, 82, 84}}, {0xb92f, {18, 19, 20}}, {0xb92a, {18, 19, 20}},
         {0xb92b, {18, 19, 20}},         {0xb92d, {18, 19, 20}}, {0xb929, {18, 19, 20}},
         {0xb93e, {65}},                 {0xb91e, {18, 19, 20}}, {0xb92c, {18, 19, 20, 50, 52}},
         {0xb93f, {}},  // KLMD: not modelled, left alone
