@@ -14,7 +14,17 @@ namespace hwc::x86_64 {
 // serial ones (aes_ni.cpp, aes_ni_xts.cpp, aes_ni_ocb.cpp), and stitched
 // AES-GCM with ghash-clmul (aes_ni_gcm.cpp).
 extern const BlockCore aes_ni;
+// "aes-vaes-avx2": VAES on YMM (16 blocks in flight) for the parallel modes,
+// aes-aesni's kernels for the serial ones (aes_vaes.cpp, aes_vaes_gcm.cpp).
+extern const BlockCore aes_vaes_avx2;
 // "ghash-clmul": PCLMULQDQ, 8 blocks per reduction (ghash_clmul.cpp).
 extern const GhashCore ghash_clmul;
+// "sm4-aesni-avx2": SM4 S-box via AESENCLAST + affine maps, 32 blocks on AVX2
+// for the parallel modes, one on XMM for the serial ones (sm4_aesni_avx2.cpp).
+extern const BlockCore sm4_aesni_avx2;
+// "twofish-avx2": AVX2 word-sliced Twofish, 16 blocks per step with VPGATHERDD
+// (or the scalar cipher where gathers are slow), scalar serial modes
+// (twofish_avx2.cpp, twofish_avx2_serial.cpp); not constant-time.
+extern const BlockCore twofish_avx2;
 
 } // namespace hwc::x86_64
