@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Configure and build one named build of hwcipher in build/<name>.
 #
-#   scripts/build.sh <native|sanitize|aarch64|s390x> [--target T] [extra cmake args...]
+#   scripts/build.sh <native|sanitize|vaes-emu|aarch64|s390x> [--target T] [extra cmake args...]
 #
 # Cross builds prepare their sysroot first (scripts/sysroot.sh). Does not
 # install packages: run scripts/deps.sh first (scripts/test.sh does).
@@ -11,7 +11,7 @@ repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$repo"
 JOBS=${HWCIPHER_JOBS:-2}
 
-name=${1:?usage: $0 <native|sanitize|aarch64|s390x> [--target T] [cmake args...]}
+name=${1:?usage: $0 <native|sanitize|vaes-emu|aarch64|s390x> [--target T] [cmake args...]}
 shift
 target=()
 if [[ "${1:-}" == "--target" ]]; then
@@ -22,12 +22,16 @@ fi
 case "$name" in
     native)   args=(-DCMAKE_BUILD_TYPE=Release -DHWCIPHER_WERROR=ON) ;;
     sanitize) args=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DHWCIPHER_SANITIZE=ON) ;;
+    # Test-only: aes-vaes-avx2 with each VAES operation done as two AES-NI
+    # ones (cores/x86_64/aes_vaes.h), so its kernels run without VAES.
+    vaes-emu) args=(-DCMAKE_BUILD_TYPE=Release -DHWCIPHER_WERROR=ON
+                    -DCMAKE_CXX_FLAGS=-DHWCIPHER_VAES_EMULATE) ;;
     aarch64|s390x)
         bash scripts/sysroot.sh "$name"
         args=(-DCMAKE_BUILD_TYPE=Release
               "-DCMAKE_TOOLCHAIN_FILE=$repo/cmake/toolchain-$name.cmake"
               "-DHWCIPHER_SYSROOT=${HWCIPHER_SYSROOT:-$repo/build/sysroot-$name}") ;;
-    *) echo "build.sh: unknown build '$name' (native, sanitize, aarch64, s390x)" >&2; exit 2 ;;
+    *) echo "build.sh: unknown build '$name' (native, sanitize, vaes-emu, aarch64, s390x)" >&2; exit 2 ;;
 esac
 
 cmake -S . -B "build/$name" "${args[@]}" "$@"

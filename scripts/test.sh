@@ -5,15 +5,17 @@
 #   scripts/test.sh native s390x       # a subset
 #
 # Stages, each one build in build/<stage>, tested by one or more runs:
-#   native    Release, -Werror
+#   native    Release, -Werror: once per x86_64 tier the CPU has (VAES,
+#             AES-NI/AVX2; each forced through HWCIPHER_CORES), once with
+#             the portable cores forced
 #   sanitize  ASan + UBSan
 #   aarch64   cross build under qemu-aarch64: -cpu max with the Crypto
 #             Extension / assembly cores, again with the portable cores
 #             forced, and a short run on cortex-a72 (no SM4 instructions)
 #   s390x     cross build under qemu-s390x -cpu max with the test-only CPACF
-#             shim (test/s390x): the suite with partial completion never, the
-#             shim/kernel/vector tests with it after every block and after an
-#             odd size; then the suite with the portable cores forced
+#             shim (test/s390x): the suite with partial completion never,
+#             after every block and after an odd size; then the suite with
+#             the portable cores forced
 # Each run states the cores it expects (HWCIPHER_EXPECT_CORES, checked by
 # ApiCatalogue.CoreReportIsTheSelection), so a run cannot silently test the
 # wrong core.
@@ -53,7 +55,29 @@ fi
 portable_cores="aes=aes-portable,sm4=sm4-portable,twofish=twofish-portable,ghash=ghash-portable"
 runs_of() {
     case "$1" in
-        native|sanitize) echo "$1||" ;;
+        native)
+            # Every x86_64 tier this CPU has, forced through HWCIPHER_CORES,
+            # then the portable cores (the expected cores follow the CPU's
+            # flags, so the runs hold on any x86_64 CI machine).
+            local tier
+            while read -r tier; do echo "$tier"; done < <(x86_tiers)
+            echo "native-portable|HWCIPHER_CORES=portable HWCIPHER_EXPECT_CORES=$portable_cores|"
+            # twofish-avx2 times its two lookup methods at first use and keeps
+            # the faster; each is forced once so both are tested on any CPU.
+            local tf="twofish|Twofish|TWOFISH|CoreEquivalence"
+            echo "native-twofish-gather|HWCIPHER_TWOFISH_GATHER=1|$tf"
+            echo "native-twofish-scalar|HWCIPHER_TWOFISH_GATHER=0|$tf"
+            # Other x86_64 CPUs under qemu-x86_64, and the VAES core's kernels
+            # in the build that runs each VAES operation as two AES-NI ones
+            # (scripts/test_x86_qemu.sh; not a ctest run).
+            [[ "$(uname -m)" == x86_64 ]] && echo "x86-qemu|script|"
+            ;;
+        sanitize)
+            # Unforced: the automatic selection must pick the best tier.
+            local best
+            best=$(x86_tiers | head -1 | sed -E 's/.*HWCIPHER_EXPECT_CORES=([^|]*)\|.*/\1/')
+            echo "sanitize|${best:+HWCIPHER_EXPECT_CORES=$best}|"
+            ;;
         aarch64)
             local ce="aes=aes-armv8-ce,sm4=sm4-armv8-ce,twofish=twofish-arm64-asm,ghash=ghash-pmull"
             local a72="aes=aes-armv8-ce,sm4=sm4-portable,twofish=twofish-arm64-asm,ghash=ghash-pmull"
@@ -64,16 +88,38 @@ runs_of() {
         s390x)
             local cpacf="aes=aes-cpacf,sm4=sm4-portable,twofish=twofish-portable,ghash=ghash-kimd"
             echo "s390x|HWCIPHER_SHIM_PARTIAL=never HWCIPHER_EXPECT_CORES=$cpacf|"
-            # Partial completion after every block and after 208 bytes: the
-            # shim's own tests, every kernel against portable and every AES
-            # mode's vectors (the whole suite at these settings is issue #5's
-            # remaining step, once its run time is measured on a quiet machine).
-            local cc3="cpacf_shim|core_equivalence|api_catalogue|kat_aes|_vectors|gmac"
-            echo "s390x-cc3-block|HWCIPHER_SHIM_PARTIAL=block HWCIPHER_EXPECT_CORES=$cpacf|$cc3"
-            echo "s390x-cc3-odd|HWCIPHER_SHIM_PARTIAL=208 HWCIPHER_EXPECT_CORES=$cpacf|$cc3"
+            # The whole suite again with partial completion (cc 3) after every
+            # block and after an odd 208 bytes.
+            echo "s390x-cc3-block|HWCIPHER_SHIM_PARTIAL=block HWCIPHER_EXPECT_CORES=$cpacf|"
+            echo "s390x-cc3-odd|HWCIPHER_SHIM_PARTIAL=208 HWCIPHER_EXPECT_CORES=$cpacf|"
             echo "s390x-portable|HWCIPHER_CORES=portable HWCIPHER_EXPECT_CORES=$portable_cores|"
             ;;
     esac
+}
+
+# The x86_64 tiers of this CPU (from the kernel's view of its flags, which
+# already drops what the OS does not enable) as runs, the one automatic
+# selection picks first: each names its cores explicitly and expects exactly
+# them.
+x86_tiers() {
+    [[ "$(uname -m)" == x86_64 ]] || return 0
+    local flags
+    flags=" $(grep -m1 '^flags' /proc/cpuinfo | cut -d: -f2) "
+    has() { [[ "$flags" == *" $1 "* ]]; }
+    local aes=aes-portable sm4=sm4-portable twofish=twofish-portable ghash=ghash-portable
+    has pclmulqdq && ghash=ghash-clmul
+    has avx2 && twofish=twofish-avx2
+    if has aes; then
+        aes=aes-aesni
+        has avx2 && sm4=sm4-aesni-avx2
+    fi
+    local base="sm4=$sm4,twofish=$twofish,ghash=$ghash"
+    echo "native|HWCIPHER_CORES=aes=$aes,$base HWCIPHER_EXPECT_CORES=aes=$aes,$base|"
+    # aes-vaes-avx2 is opt-in (cores/registry.cpp says why): forced where
+    # the CPU has VAES, so a VAES machine runs it on the real instructions.
+    if has aes && has avx2 && has vaes; then
+        echo "native-vaes|HWCIPHER_CORES=aes=aes-vaes-avx2,$base HWCIPHER_EXPECT_CORES=aes=aes-vaes-avx2,$base|"
+    fi
 }
 
 # Extra configure arguments per stage: the s390x build carries the test seam
@@ -116,6 +162,29 @@ run_ctest() { # <build dir> <log> <regex> [VAR=value ...]
     sed -n '/The following tests FAILED:/,/^Errors while running CTest/p' "$log" | grep -v '^Errors'
 }
 
+# The x86-qemu run: builds build/vaes-emu (VAES operations emulated with
+# AES-NI, so aes-vaes-avx2's kernels run on a CPU without VAES), then runs
+# scripts/test_x86_qemu.sh; sets pass/fail like run_ctest.
+run_x86_qemu() { # <log>
+    local log=$1 line
+    pass=0 fail=0
+    if ! bash scripts/build.sh vaes-emu --target hwcipher_tests > "$log" 2>&1; then
+        tail -30 "$log"
+        echo "---- ${log}: build of build/vaes-emu failed"
+        fail=1
+        return
+    fi
+    bash scripts/test_x86_qemu.sh build/native build/vaes-emu 2>&1 | tee -a "$log"
+    line=$(grep -E '^x86-qemu: [0-9]+ passed, [0-9]+ failed$' "$log" | tail -1)
+    if [[ -n "$line" ]]; then
+        pass=$(sed -E 's/^x86-qemu: ([0-9]+) passed.*/\1/' <<< "$line")
+        fail=$(sed -E 's/.* ([0-9]+) failed$/\1/' <<< "$line")
+    else
+        fail=1
+    fi
+    echo "---- ${log}: ${line:-no summary}"
+}
+
 total_pass=0
 total_fail=0
 summary=()
@@ -139,8 +208,12 @@ for stage in "${stages[@]}"; do
         echo "------------------- run: $label ${envs:+($envs)} -------------------"
         rstart=$SECONDS
         pass=0 fail=0 skip=0
-        # shellcheck disable=SC2086  # envs is a list of VAR=value words
-        run_ctest "build/$stage" "build/test-$label.log" "$regex" $envs
+        if [[ "$envs" == script ]]; then
+            run_x86_qemu "build/test-$label.log"
+        else
+            # shellcheck disable=SC2086  # envs is a list of VAR=value words
+            run_ctest "build/$stage" "build/test-$label.log" "$regex" $envs
+        fi
         status=ok
         (( fail == 0 )) || { status="tests FAILED"; rc=1; }
         total_pass=$(( total_pass + pass ))
