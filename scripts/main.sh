@@ -4,8 +4,12 @@
 #   1. `openssl speed` per cipher, hwcipher (propquery provider=hwcipher) vs
 #      default (provider=default), one table;
 #   2. a Twofish `openssl enc` round trip through the repository's config
-#      test/openssl-cnf/prefer-hwcipher.cnf.
-# Exits non-zero if hwcipher could not serve a cipher or the round trip failed.
+#      test/openssl-cnf/prefer-hwcipher.cnf;
+#   3. on x86_64, scripts/bench_x86.sh: every cipher, mode and direction at
+#      16 KiB and 64 B, hwcipher vs the default provider vs libgcrypt, with
+#      the ratio chart (skip with HWCIPHER_MAIN_BENCH=0).
+# Exits non-zero if hwcipher could not serve a cipher, the round trip failed
+# or the benchmark could not run.
 set -euo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -74,4 +78,11 @@ echo "providers loaded by the config:"
 "$OPENSSL" list -providers | sed 's/^/  /'
 echo "who serves TWOFISH-256-CBC (the provider after '@'):"
 "$OPENSSL" list -cipher-algorithms -select TWOFISH-256-CBC 2>&1 | sed -n '/Provided:/,$p' | sed 's/^/  /'
+
+if [[ "$(uname -m)" == x86_64 && "${HWCIPHER_MAIN_BENCH:-1}" != 0 ]]; then
+    echo
+    echo "== scripts/bench_x86.sh: hwcipher vs default provider vs libgcrypt"
+    unset OPENSSL_CONF OPENSSL_MODULES
+    bash scripts/bench_x86.sh || { echo "main.sh: the x86_64 benchmark failed" >&2; status=1; }
+fi
 exit $status
