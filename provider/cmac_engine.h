@@ -49,7 +49,11 @@ public:
     ~CmacState() { reset(); }
 
     void reset();
-    void update(const CmacKey& key, const uint8_t* in, size_t len);
+    // `last`: no more data follows before final, so the last block is held
+    // back unprocessed (one-shot MACs); otherwise, with a core that has its
+    // own CBC-MAC kernel, an update ending on a block boundary also runs its
+    // last block, keeping every aligned update to one kernel call.
+    void update(const CmacKey& key, const uint8_t* in, size_t len, bool last = false);
     // Writes the 16-byte tag; the state is left as it was, so more data or
     // another final may follow (as with OpenSSL's CMAC).
     void final(const CmacKey& key, uint8_t tag[kBlockSize]) const;
@@ -58,6 +62,7 @@ private:
     uint8_t x_[kBlockSize] = {};   // CBC-MAC chaining value
     uint8_t buf_[kBlockSize] = {}; // held-back bytes
     size_t n_ = 0;                 // bytes in buf_, 0..16
+    bool absorbed_ = false;        // buf_ is a full block already in x_
 };
 
 // One-shot CMAC of `len` bytes.

@@ -32,6 +32,7 @@
 #include "cores/s390x/cpacf.h"
 #include "cores/s390x/cpacf_detect.h"
 #include "cores/s390x/s390x.h"
+#include "cores/wipe.h"
 
 namespace hwc::s390x {
 namespace {
@@ -69,11 +70,6 @@ const CpacfKey& cpacf_key(const KeySchedule& ks) {
 }
 CpacfKey& cpacf_key(KeySchedule& ks) {
     return *reinterpret_cast<CpacfKey*>(ks.bytes + kCpacfKeyOffset);
-}
-
-void wipe(void* p, size_t n) {
-    volatile uint8_t* v = static_cast<volatile uint8_t*>(p);
-    while (n--) *v++ = 0;
 }
 
 unsigned long direction(bool decrypt) { return decrypt ? cpacf::kDecipher : 0; }
@@ -144,7 +140,7 @@ ChainParam chain_param(const CpacfKey& k, const uint8_t iv[kBlockSize]) {
 
 void finish_chain(ChainParam& p, uint8_t iv[kBlockSize]) {
     std::memcpy(iv, p.cv, kBlockSize);
-    wipe(&p, sizeof p);
+    secure_wipe(&p, sizeof p);
 }
 
 // KMC: the chaining value out is the last ciphertext block.
@@ -284,7 +280,7 @@ void xts_crypt(const CpacfKey& k, bool decrypt, uint8_t tweak[kBlockSize], const
     std::memcpy(p + k.keylen, tweak, kBlockSize);
     cpacf::km((k.fc + cpacf::kXtsOffset) | direction(decrypt), p, out, in, n * kBlockSize);
     std::memcpy(tweak, p + k.keylen, kBlockSize);
-    wipe(p, sizeof p);
+    secure_wipe(p, sizeof p);
 }
 
 void xts_encrypt(const KeySchedule& ks, uint8_t tweak[kBlockSize], const uint8_t* in,
@@ -312,7 +308,7 @@ void xts_tweak(const KeySchedule& ks, const uint8_t iv[kBlockSize], uint8_t twea
     std::memcpy(p + k.keylen, iv, kBlockSize);
     cpacf::pcc(k.fc + cpacf::kXtsOffset, p);
     std::memcpy(tweak, p + k.keylen + 3 * kBlockSize, kBlockSize);
-    wipe(p, sizeof p);
+    secure_wipe(p, sizeof p);
 }
 
 // KM full XTS: the CPU derives the tweak from key 2 and the IV itself, so a
@@ -337,7 +333,7 @@ bool xts_unit_crypt(const KeySchedule& data_ks, const KeySchedule& tweak_ks, boo
     std::memcpy(p + 2 * k1.keylen, iv, kBlockSize);
     p[2 * k1.keylen + kBlockSize] = 1;
     cpacf::km((k1.fc + cpacf::kFullXtsOffset) | direction(decrypt), p, out, in, n * kBlockSize);
-    wipe(p, sizeof p);
+    secure_wipe(p, sizeof p);
     return true;
 }
 
@@ -367,7 +363,7 @@ bool cmac_last(const KeySchedule& ks, uint8_t x[kBlockSize], const uint8_t* last
     std::memcpy(p + 8 + 2 * kBlockSize, k.key, k.keylen);
     cpacf::pcc(k.fc, p);
     std::memcpy(x, p + 8 + kBlockSize, kBlockSize);
-    wipe(p, sizeof p);
+    secure_wipe(p, sizeof p);
     return true;
 }
 
@@ -422,7 +418,7 @@ void kma_crypt(const CpacfKey& k, const GhashKey& hk, bool decrypt, uint8_t ctr[
     cpacf::kma(k.fc | direction(decrypt) | flags, &p, out, in, n * kBlockSize, nullptr, 0);
     std::memcpy(y, p.t, kBlockSize);
     store_be32(ctr + 12, load_be32(p.cv) + 1);
-    wipe(&p, sizeof p);
+    secure_wipe(&p, sizeof p);
 }
 
 // Without KMA for this key size: CTR and GHASH one after the other. The

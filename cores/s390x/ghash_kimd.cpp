@@ -12,6 +12,7 @@
 #include "cores/s390x/cpacf.h"
 #include "cores/s390x/cpacf_detect.h"
 #include "cores/s390x/s390x.h"
+#include "cores/wipe.h"
 
 namespace hwc::s390x {
 namespace {
@@ -29,11 +30,6 @@ const KimdKey& kimd_key(const GhashKey& key) {
     return *reinterpret_cast<const KimdKey*>(key.bytes + kKimdKeyOffset);
 }
 KimdKey& kimd_key(GhashKey& key) { return *reinterpret_cast<KimdKey*>(key.bytes + kKimdKeyOffset); }
-
-void wipe(void* p, size_t n) {
-    volatile uint8_t* v = static_cast<volatile uint8_t*>(p);
-    while (n--) *v++ = 0;
-}
 
 void set_key(GhashKey& key, const uint8_t h[16]) {
     KimdKey& k = kimd_key(key);
@@ -57,7 +53,7 @@ void update(const GhashKey& key, uint8_t y[16], const uint8_t* in, size_t nblock
     std::memcpy(param.h, k.h, 16);
     cpacf::kimd(cpacf::kGhash, &param, in, nblocks * 16);
     std::memcpy(y, param.x, 16);
-    wipe(&param, sizeof param);
+    secure_wipe(&param, sizeof param);
 }
 
 } // namespace

@@ -123,9 +123,10 @@ struct Exec {
     uint8_t* out() const { return at(gr[r1]); }
     const uint8_t* in() const { return at(gr[r2]); }
     size_t in_len() const { return gr[r2 + 1]; }
-    // R1 and R2 advance by the bytes done, R2+1 counts them down.
+    // R1 and R2 advance by the bytes done, R2+1 counts them down. With R1
+    // equal to R2 (in place) the one register advances once.
     void advance(size_t n, bool has_output) const {
-        if (has_output) gr[r1] += n;
+        if (has_output && r1 != r2) gr[r1] += n;
         gr[r2] += n;
         gr[r2 + 1] -= n;
     }
@@ -468,6 +469,10 @@ Outcome declined(const char* why, Op op, bool known) { return Outcome{false, 0, 
 
 // Register rules of section 2: operand registers even and non-zero; R1/R2/R3
 // distinct where the model would otherwise have to guess which update wins.
+// R1 equal to R2 is in-place operation through one register (output address =
+// input address, section 7), which the cipher instructions allow (OpenSSL
+// issues KM that way): the register advances once. KMA keeps its operands in
+// distinct registers in every surveyed caller, so there it stays unmodelled.
 const char* register_problem(Op op, unsigned r1, unsigned r2, unsigned r3, uint8_t byte2) {
     const bool has_r1 = op != Op::kimd && op != Op::kmac && op != Op::pcc;  // KIMD/KMAC ignore R1
     const bool has_r3 = op == Op::kmctr || op == Op::kma;
@@ -477,7 +482,7 @@ const char* register_problem(Op op, unsigned r1, unsigned r2, unsigned r3, uint8
     if (has_r3 && (byte2 & 0x0f) != 0) return "M4 field not zero (not modelled)";
     if (!even_nonzero(r2)) return "R2 odd or zero (specification exception)";
     if (has_r1 && !even_nonzero(r1)) return "R1 odd or zero (specification exception)";
-    if (has_r1 && r1 == r2) return "R1 equal to R2 (not modelled)";
+    if (has_r1 && r1 == r2 && op == Op::kma) return "KMA R1 equal to R2 (not modelled)";
     if (has_r3 && !even_nonzero(r3)) return "R3 odd or zero (specification exception)";
     if (has_r3 && (r3 == r1 || r3 == r2))
         return op == Op::kma ? "KMA R3 equal to R1 or R2 (specification exception)"
@@ -590,7 +595,12 @@ Outcome execute(const uint8_t insn[4], uint64_t gr[16], const Facilities& f, siz
     const unsigned r1 = insn[3] >> 4, r2 = insn[3] & 15, r3 = insn[2] >> 4;
     if (const char* why = register_problem(op, r1, r2, r3, insn[2])) return decline(why);
 
-    const uint64_t gr0 = gr[0];
+    // Only GR0 bits 32-63 carry function code, modifier and flags; bits 0-31
+    // are ignored by these instructions (OpenSSL loads GR0 with a 32-bit
+    // load and leaves the high word stale), and GR0 is left as it is.
+    // Undefined bits of the low word are still declined. (The runners read
+    // only low-word flags from GR0.)
+    const uint64_t gr0 = gr[0] & 0xffffffffu;
     const unsigned fc = gr0 & 0x7f;
     const bool modifier = gr0 & kModifier;
     if (fc == 0)

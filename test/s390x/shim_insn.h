@@ -30,6 +30,36 @@ inline int km(uint64_t gr0, void* param, uint8_t* out, const uint8_t* in, size_t
     return cc;
 }
 
+// KM and KMC in place through one register (R1 = R2 = r2), as OpenSSL
+// issues KM: the register is both output and input address.
+inline int km_in_place(uint64_t gr0, void* param, uint8_t* buf, size_t len) {
+    register uint64_t r0 __asm__("0") = gr0;
+    register void* r1 __asm__("1") = param;
+    register uint8_t* r2 __asm__("2") = buf;
+    register size_t r3 __asm__("3") = len;
+    int cc;
+    __asm__ volatile("0: .insn rre,0xb92e0000,%[io],%[io]\n\t"
+                     "brc 1,0b\n\tipm %[cc]\n\tsrl %[cc],28"
+                     : [io] "+a"(r2), "+d"(r3), [cc] "=&d"(cc)
+                     : "d"(r0), "a"(r1)
+                     : "cc", "memory");
+    return cc;
+}
+
+inline int kmc_in_place(uint64_t gr0, void* param, uint8_t* buf, size_t len) {
+    register uint64_t r0 __asm__("0") = gr0;
+    register void* r1 __asm__("1") = param;
+    register uint8_t* r2 __asm__("2") = buf;
+    register size_t r3 __asm__("3") = len;
+    int cc;
+    __asm__ volatile("0: .insn rre,0xb92f0000,%[io],%[io]\n\t"
+                     "brc 1,0b\n\tipm %[cc]\n\tsrl %[cc],28"
+                     : [io] "+a"(r2), "+d"(r3), [cc] "=&d"(cc)
+                     : "d"(r0), "a"(r1)
+                     : "cc", "memory");
+    return cc;
+}
+
 inline int kmc(uint64_t gr0, void* param, uint8_t* out, const uint8_t* in, size_t len) {
     register uint64_t r0 __asm__("0") = gr0;
     register void* r1 __asm__("1") = param;

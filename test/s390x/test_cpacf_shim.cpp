@@ -139,6 +139,77 @@ TEST(CpacfShim, KmMatchesEcb) {
     }
 }
 
+// R1 equal to R2: in place through one register, which advances once (with
+// partial completion forced, a register advanced twice would skip data).
+TEST(CpacfShim, KmAndKmcWithR1EqualToR2RunInPlace) {
+    for (const Granularity& g : granularities()) {
+        AtGranularity at(g);
+        for (size_t keylen : kKeyLengths) {
+            for (size_t n : kBlockCounts) {
+                SCOPED_TRACE(g.label() + ", key " + std::to_string(keylen) + ", blocks " +
+                             std::to_string(n));
+                const Bytes key = random_bytes(keylen), iv = random_bytes(B),
+                            pt = random_bytes(n * B);
+                Bytes buf = pt;
+                EXPECT_EQ(insn::km_in_place(aes_fc(keylen), const_cast<uint8_t*>(key.data()),
+                                            buf.data(), buf.size()),
+                          0);
+                EXPECT_EQ(to_hex(buf), to_hex(evp(aes_name(keylen, "ECB"), key, {}, pt, true)));
+                EXPECT_EQ(insn::km_in_place(aes_fc(keylen) | 0x80,
+                                            const_cast<uint8_t*>(key.data()), buf.data(),
+                                            buf.size()),
+                          0);
+                EXPECT_EQ(to_hex(buf), to_hex(pt));
+                Bytes param = concat(iv, key);
+                buf = pt;
+                EXPECT_EQ(insn::kmc_in_place(aes_fc(keylen), param.data(), buf.data(), buf.size()),
+                          0);
+                EXPECT_EQ(to_hex(buf), to_hex(evp(aes_name(keylen, "CBC"), key, iv, pt, true)));
+            }
+        }
+    }
+}
+
+// GR0 bits 0-31 are ignored: a stale high word (OpenSSL loads GR0 with a
+// 32-bit load) changes nothing, and GR0 itself is left as it was.
+TEST(CpacfShim, Gr0HighWordIsIgnored) {
+    const uint64_t stale = uint64_t{0xdeadbeef} << 32;
+    for (size_t keylen : kKeyLengths) {
+        SCOPED_TRACE("key " + std::to_string(keylen));
+        const Bytes key = random_bytes(keylen), iv = random_bytes(B), pt = random_bytes(5 * B);
+        Bytes ct(pt.size());
+        EXPECT_EQ(insn::km(stale | aes_fc(keylen), const_cast<uint8_t*>(key.data()), ct.data(),
+                           pt.data(), ct.size()),
+                  0);
+        EXPECT_EQ(to_hex(ct), to_hex(evp(aes_name(keylen, "ECB"), key, {}, pt, true)));
+        Bytes back(ct.size());
+        EXPECT_EQ(insn::km(stale | aes_fc(keylen) | 0x80, const_cast<uint8_t*>(key.data()),
+                           back.data(), ct.data(), ct.size()),
+                  0);
+        EXPECT_EQ(to_hex(back), to_hex(pt));
+        Bytes param = concat(iv, key), cfb(pt.size());
+        EXPECT_EQ(insn::kmf(stale | aes_fc(keylen) | (uint64_t{16} << 24), param.data(),
+                            cfb.data(), pt.data(), pt.size()),
+                  0);
+        EXPECT_EQ(to_hex(cfb), to_hex(evp(aes_name(keylen, "CFB"), key, iv, pt, true)));
+    }
+    // The register is not rewritten: GR0 after the instruction still holds
+    // the stale high word.
+    const Bytes key = random_bytes(16), pt = random_bytes(B);
+    Bytes ct(B);
+    register uint64_t r0 __asm__("0") = stale | 18;
+    register const void* r1 __asm__("1") = key.data();
+    register const uint8_t* r2 __asm__("2") = pt.data();
+    register size_t r3 __asm__("3") = B;
+    register uint8_t* r4 __asm__("4") = ct.data();
+    __asm__ volatile("0: .insn rre,0xb92e0000,%[o],%[i]\n\tbrc 1,0b"
+                     : [o] "+a"(r4), [i] "+a"(r2), "+d"(r3), "+d"(r0)
+                     : "a"(r1)
+                     : "cc", "memory");
+    const uint64_t gr0_after = r0;
+    EXPECT_EQ(gr0_after, stale | 18);
+}
+
 // Parameter block of KMC, KMF, KMO, KMAC: chaining value, then the key.
 Bytes cv_and_key(const Bytes& iv, const Bytes& key) { return concat(iv, key); }
 

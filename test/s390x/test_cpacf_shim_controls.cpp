@@ -198,9 +198,23 @@ TEST(CpacfShimControls, UnmodelledUsesAreFatal) {
     EXPECT_EXIT(
         {
             quiet_child();
-            insn::km(18 | (uint64_t{1} << 40), param, buf, buf, 16);
+            insn::km(18 | (uint64_t{1} << 20), param, buf, buf, 16);  // GR0 bit 43
         },
         sigill, "GR0 bits");
+    EXPECT_EXIT(
+        {
+            quiet_child();
+            // KMF: bit 40 (value 1 << 23) is below LCFB, still in the low word.
+            insn::kmf(18 | (uint64_t{16} << 24) | (uint64_t{1} << 23), param, buf, buf, 16);
+        },
+        sigill, "GR0 bits");
+    EXPECT_EXIT(
+        {
+            quiet_child();
+            register uint64_t r0 __asm__("0") = 18 | 0x300;
+            __asm__ volatile(".long 0xb9296044" : : "d"(r0) : "cc", "memory");  // KMA 4,6,4
+        },
+        sigill, "KMA R1 equal to R2");
 }
 
 // A declined instruction goes to a handler that was there before the shim.
