@@ -187,11 +187,17 @@ bool GcmEngine::crypt(const uint8_t* in, uint8_t* out, size_t len, bool encrypt)
         size_t n = nblocks;
         if (stitched != nullptr) {
             const uint64_t room = (uint64_t{1} << 32) - load_be32(ctr_ + 12);
-            if (n > room) n = static_cast<size_t>(room);
-            uint8_t upper[12];
-            std::memcpy(upper, ctr_, 12);
-            stitched(ks_, hkey_, ctr_, y_, in, out, n);
-            std::memcpy(ctr_, upper, 12);
+            if (n < room) {
+                stitched(ks_, hkey_, ctr_, y_, in, out, n);
+            } else {
+                // Up to the wrap of the 32-bit field: a kernel that counts in
+                // 128 bits would carry into the upper 96 bits, which GCM keeps.
+                n = static_cast<size_t>(room);
+                uint8_t upper[12];
+                std::memcpy(upper, ctr_, 12);
+                stitched(ks_, hkey_, ctr_, y_, in, out, n);
+                std::memcpy(ctr_, upper, 12);
+            }
         } else {
             if (n > kChunkBlocks) n = kChunkBlocks;
             if (!encrypt) ghash_->update(hkey_, y_, in, n);

@@ -413,7 +413,9 @@ void kma_crypt(const CpacfKey& k, const GhashKey& hk, bool decrypt, uint8_t ctr[
     std::memcpy(p.h, ghash_kimd_subkey(hk), kBlockSize);
     std::memcpy(p.j0, ctr, 12);
     std::memcpy(p.j0 + 12, p.cv, 4);
-    std::memcpy(p.key, k.key, k.keylen);
+    // All 32 bytes (zero past keylen; the CPU reads keylen): a fixed-size
+    // copy is a few instructions, a variable one a library call.
+    std::memcpy(p.key, k.key, sizeof p.key);
     const unsigned long flags = cpacf::kKmaHs | cpacf::kKmaLaad;
     cpacf::kma(k.fc | direction(decrypt) | flags, &p, out, in, n * kBlockSize, nullptr, 0);
     std::memcpy(y, p.t, kBlockSize);

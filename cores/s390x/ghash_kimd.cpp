@@ -5,6 +5,7 @@
 // keeps H. The core is only selected when KIMD reports GHASH (kS390KimdGhash);
 // the per-key check below still covers a key set up after a re-detection
 // took the function away (tests), running the portable GHASH then.
+#include <cstddef>
 #include <cstring>
 
 #include "cores/cpu.h"
@@ -23,8 +24,9 @@ struct KimdKey {
     uint8_t h[16];
     uint32_t use_kimd;
 };
-constexpr size_t kKimdKeyOffset = sizeof(GhashKey::bytes) - 32;
+constexpr size_t kKimdKeyOffset = kKimdSubkeyOffset; // H first: ghash_kimd_subkey (s390x.h)
 static_assert(sizeof(KimdKey) <= sizeof(GhashKey::bytes) - kKimdKeyOffset);
+static_assert(offsetof(KimdKey, h) == 0);
 
 const KimdKey& kimd_key(const GhashKey& key) {
     return *reinterpret_cast<const KimdKey*>(key.bytes + kKimdKeyOffset);
@@ -58,7 +60,6 @@ void update(const GhashKey& key, uint8_t y[16], const uint8_t* in, size_t nblock
 
 } // namespace
 
-const uint8_t* ghash_kimd_subkey(const GhashKey& key) { return kimd_key(key).h; }
 
 extern const GhashCore ghash_kimd = {
     .name = "ghash-kimd",
