@@ -21,8 +21,9 @@
 //               of this many bytes (default 16384), one final
 //   --message   per-message mode instead: the key is set once, then each
 //               message of N bytes is init(IV) [+ AAD] + one update + final
-//               (+ tag). CCM needs it (EVP's CCM is one-shot per message), and
-//               XTS uses it (each update is one data unit with its own tweak)
+//               (+ tag). CCM needs it (EVP's CCM is one-shot per message);
+//               XTS can use it (each data unit with its own tweak) or stream
+//               mode (every update a data unit under the same IV)
 //   --aad       bytes of AAD per message (AEAD only; default 0)
 //   --tag       stream AEAD decryption: the tag the input verifies against,
 //               as printed by a --make-tag run (otherwise final fails)

@@ -271,16 +271,30 @@ void ctr(const KeySchedule& ks, uint8_t iv[kBlockSize], const uint8_t* in, uint8
 
 // ---- XTS: KM-XTS with the running tweak as the XTS parameter --------------
 
-// Parameter block: key (16 or 32 bytes), then the XTS parameter: the
-// encrypted tweak for the next block, written back by the CPU.
+// The XTS parameter blocks put the key (16 or 32 bytes; there is no
+// XTS-AES-192) first and the rest right after it, so their layout depends on
+// the key size. Each builder is a template on that size: every copy is then
+// of a constant length (inline stores instead of memcpy calls, which cost
+// tens of instructions each per data unit), and the runtime key size picks
+// one of two instantiations.
+
+// Parameter block: key, then the XTS parameter: the encrypted tweak for the
+// next block, written back by the CPU.
+template <size_t KeyLen>
+void xts_crypt_with(const CpacfKey& k, bool decrypt, uint8_t tweak[kBlockSize],
+                    const uint8_t* in, uint8_t* out, size_t n) {
+    uint8_t p[KeyLen + kBlockSize];
+    std::memcpy(p, k.key, KeyLen);
+    std::memcpy(p + KeyLen, tweak, kBlockSize);
+    cpacf::km((k.fc + cpacf::kXtsOffset) | direction(decrypt), p, out, in, n * kBlockSize);
+    std::memcpy(tweak, p + KeyLen, kBlockSize);
+    secure_wipe(p, sizeof p);
+}
+
 void xts_crypt(const CpacfKey& k, bool decrypt, uint8_t tweak[kBlockSize], const uint8_t* in,
                uint8_t* out, size_t n) {
-    uint8_t p[32 + kBlockSize];
-    std::memcpy(p, k.key, k.keylen);
-    std::memcpy(p + k.keylen, tweak, kBlockSize);
-    cpacf::km((k.fc + cpacf::kXtsOffset) | direction(decrypt), p, out, in, n * kBlockSize);
-    std::memcpy(tweak, p + k.keylen, kBlockSize);
-    secure_wipe(p, sizeof p);
+    if (k.keylen == 32) xts_crypt_with<32>(k, decrypt, tweak, in, out, n);
+    else xts_crypt_with<16>(k, decrypt, tweak, in, out, n);
 }
 
 void xts_encrypt(const KeySchedule& ks, uint8_t tweak[kBlockSize], const uint8_t* in,
@@ -300,41 +314,66 @@ void xts_decrypt(const KeySchedule& ks, uint8_t tweak[kBlockSize], const uint8_t
 // PCC compute-XTS-parameter with block sequence number 0: E(key 2, iv), one
 // instruction without touching the KM path. `ks` holds key 2. Parameter
 // block: key, tweak, j (16), intermediate bit index (16), XTS parameter out.
+template <size_t KeyLen>
+void xts_tweak_with(const CpacfKey& k, const uint8_t iv[kBlockSize], uint8_t tweak[kBlockSize]) {
+    uint8_t p[KeyLen + 4 * kBlockSize] = {};
+    std::memcpy(p, k.key, KeyLen);
+    std::memcpy(p + KeyLen, iv, kBlockSize);
+    cpacf::pcc(k.fc + cpacf::kXtsOffset, p);
+    std::memcpy(tweak, p + KeyLen + 3 * kBlockSize, kBlockSize);
+    secure_wipe(p, sizeof p);
+}
+
 void xts_tweak(const KeySchedule& ks, const uint8_t iv[kBlockSize], uint8_t tweak[kBlockSize]) {
     const CpacfKey& k = cpacf_key(ks);
     if ((k.have & kHavePccXts) == 0) return encrypt_blocks(ks, iv, tweak, 1);
-    uint8_t p[32 + 4 * kBlockSize] = {};
-    std::memcpy(p, k.key, k.keylen);
-    std::memcpy(p + k.keylen, iv, kBlockSize);
-    cpacf::pcc(k.fc + cpacf::kXtsOffset, p);
-    std::memcpy(tweak, p + k.keylen + 3 * kBlockSize, kBlockSize);
-    secure_wipe(p, sizeof p);
+    if (k.keylen == 32) xts_tweak_with<32>(k, iv, tweak);
+    else xts_tweak_with<16>(k, iv, tweak);
+}
+
+// Whether two keys of KeyLen bytes differ, in whole 8-byte words and without
+// branching on key bytes.
+template <size_t KeyLen>
+bool keys_differ(const uint8_t* a, const uint8_t* b) {
+    uint64_t diff = 0;
+    for (size_t i = 0; i < KeyLen; i += 8) {
+        uint64_t x;
+        uint64_t y;
+        std::memcpy(&x, a + i, 8);
+        std::memcpy(&y, b + i, 8);
+        diff |= x ^ y;
+    }
+    return diff != 0;
 }
 
 // KM full XTS: the CPU derives the tweak from key 2 and the IV itself, so a
 // whole-block data unit is one instruction call. Parameter block: key 1,
 // key 2, the IV, then the multiplier for the next block ("next alpha power",
 // the field element 1 to start: byte 0 = 1, little-endian like the tweak).
+// Equal halves (accepted for decryption only) stay on the PCC + KM-XTS path:
+// whether the CPU refuses such a pair is not documented.
+template <size_t KeyLen>
+bool xts_unit_with(const CpacfKey& k1, const CpacfKey& k2, bool decrypt,
+                   const uint8_t iv[kBlockSize], const uint8_t* in, uint8_t* out, size_t n) {
+    if (!keys_differ<KeyLen>(k1.key, k2.key)) return false;
+    uint8_t p[2 * KeyLen + 2 * kBlockSize];
+    std::memcpy(p, k1.key, KeyLen);
+    std::memcpy(p + KeyLen, k2.key, KeyLen);
+    std::memcpy(p + 2 * KeyLen, iv, kBlockSize);
+    std::memset(p + 2 * KeyLen + kBlockSize, 0, kBlockSize);
+    p[2 * KeyLen + kBlockSize] = 1;
+    cpacf::km((k1.fc + cpacf::kFullXtsOffset) | direction(decrypt), p, out, in, n * kBlockSize);
+    secure_wipe(p, sizeof p);
+    return true;
+}
+
 bool xts_unit_crypt(const KeySchedule& data_ks, const KeySchedule& tweak_ks, bool decrypt,
                     const uint8_t iv[kBlockSize], const uint8_t* in, uint8_t* out, size_t n) {
     const CpacfKey& k1 = cpacf_key(data_ks);
     const CpacfKey& k2 = cpacf_key(tweak_ks);
     if ((k1.have & kHaveFullXts) == 0 || k2.keylen != k1.keylen || n == 0) return false;
-    // Equal halves (accepted for decryption only) stay on the PCC + KM-XTS
-    // path: whether the CPU refuses such a pair is not documented. Compared
-    // without branching on key bytes.
-    uint8_t diff = 0;
-    for (size_t i = 0; i < k1.keylen; ++i)
-        diff = static_cast<uint8_t>(diff | (k1.key[i] ^ k2.key[i]));
-    if (diff == 0) return false;
-    uint8_t p[64 + 2 * kBlockSize] = {};
-    std::memcpy(p, k1.key, k1.keylen);
-    std::memcpy(p + k1.keylen, k2.key, k1.keylen);
-    std::memcpy(p + 2 * k1.keylen, iv, kBlockSize);
-    p[2 * k1.keylen + kBlockSize] = 1;
-    cpacf::km((k1.fc + cpacf::kFullXtsOffset) | direction(decrypt), p, out, in, n * kBlockSize);
-    secure_wipe(p, sizeof p);
-    return true;
+    if (k1.keylen == 32) return xts_unit_with<32>(k1, k2, decrypt, iv, in, out, n);
+    return xts_unit_with<16>(k1, k2, decrypt, iv, in, out, n);
 }
 
 bool xts_unit_encrypt(const KeySchedule& data_ks, const KeySchedule& tweak_ks,
