@@ -33,13 +33,9 @@ constexpr const BlockCore* kAesCores[] = {
     &aarch64::aes_ce,
 #endif
 #if defined(__x86_64__)
-    &x86_64::aes_ni,
-    // Opt-in (HWCIPHER_CORES=aes=aes-vaes-avx2) until its VAES instructions
-    // have run on a VAES CPU: ours has none and QEMU 7.2 computes VAESENC/
-    // VAESDEC on YMM wrongly, so CI checks its kernels only in the build
-    // that does each VAES operation as two AES-NI ones (scripts/build.sh
-    // vaes-emu). Auto-selecting an unproven kernel would risk wrong output.
+    &x86_64::aes_vaes_avx512,
     &x86_64::aes_vaes_avx2,
+    &x86_64::aes_ni,
 #endif
 #if defined(__s390x__) && defined(HWCIPHER_S390X_MSA)
     &s390x::aes_cpacf,
@@ -52,6 +48,7 @@ constexpr const BlockCore* kSm4Cores[] = {
     &aarch64::sm4_ce,
 #endif
 #if defined(__x86_64__)
+    &x86_64::sm4_gfni_avx2,
     &x86_64::sm4_aesni_avx2,
 #endif
     &portable::sm4,
@@ -73,6 +70,7 @@ constexpr const GhashCore* kGhashCores[] = {
     &aarch64::ghash_pmull,
 #endif
 #if defined(__x86_64__)
+    &x86_64::ghash_vpclmul_avx2,
     &x86_64::ghash_clmul,
 #endif
 #if defined(__s390x__) && defined(HWCIPHER_S390X_MSA4)
