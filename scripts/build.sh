@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Configure and build one named build of hwcipher in build/<name>.
 #
-#   scripts/build.sh <native|sanitize|vaes-emu|aarch64|s390x> [--target T] [extra cmake args...]
+#   scripts/build.sh <native|sanitize|isa-emu|aarch64|s390x> [--target T] [extra cmake args...]
 #
 # Cross builds prepare their sysroot first (scripts/sysroot.sh). Does not
 # install packages: run scripts/deps.sh first (scripts/test.sh does).
@@ -11,7 +11,7 @@ repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$repo"
 JOBS=${HWCIPHER_JOBS:-2}
 
-name=${1:?usage: $0 <native|sanitize|vaes-emu|aarch64|s390x> [--target T] [cmake args...]}
+name=${1:?usage: $0 <native|sanitize|isa-emu|aarch64|s390x> [--target T] [cmake args...]}
 shift
 target=()
 if [[ "${1:-}" == "--target" ]]; then
@@ -22,16 +22,18 @@ fi
 case "$name" in
     native)   args=(-DCMAKE_BUILD_TYPE=Release -DHWCIPHER_WERROR=ON) ;;
     sanitize) args=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DHWCIPHER_SANITIZE=ON) ;;
-    # Test-only: aes-vaes-avx2 with each VAES operation done as two AES-NI
-    # ones (cores/x86_64/aes_vaes.h), so its kernels run without VAES.
-    vaes-emu) args=(-DCMAKE_BUILD_TYPE=Release -DHWCIPHER_WERROR=ON
-                    -DCMAKE_CXX_FLAGS=-DHWCIPHER_VAES_EMULATE) ;;
+    # Test-only: each VAES, VPCLMULQDQ and GFNI operation done with older
+    # instructions (AES-NI, PCLMULQDQ, AVX2: cores/x86_64/aes_vaes.h,
+    # aes_vaes512.cpp, ghash_vpclmul.h, sm4_gfni_avx2.cpp) and dropped from
+    # the cores' needs, so their kernels run on CPUs without them.
+    isa-emu) args=(-DCMAKE_BUILD_TYPE=Release -DHWCIPHER_WERROR=ON
+                   "-DCMAKE_CXX_FLAGS=-DHWCIPHER_VAES_EMULATE -DHWCIPHER_VPCLMUL_EMULATE -DHWCIPHER_GFNI_EMULATE") ;;
     aarch64|s390x)
         bash scripts/sysroot.sh "$name"
         args=(-DCMAKE_BUILD_TYPE=Release
               "-DCMAKE_TOOLCHAIN_FILE=$repo/cmake/toolchain-$name.cmake"
               "-DHWCIPHER_SYSROOT=${HWCIPHER_SYSROOT:-$repo/build/sysroot-$name}") ;;
-    *) echo "build.sh: unknown build '$name' (native, sanitize, vaes-emu, aarch64, s390x)" >&2; exit 2 ;;
+    *) echo "build.sh: unknown build '$name' (native, sanitize, isa-emu, aarch64, s390x)" >&2; exit 2 ;;
 esac
 
 cmake -S . -B "build/$name" "${args[@]}" "$@"

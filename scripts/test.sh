@@ -5,9 +5,9 @@
 #   scripts/test.sh native s390x       # a subset
 #
 # Stages, each one build in build/<stage>, tested by one or more runs:
-#   native    Release, -Werror: once per x86_64 tier the CPU has (VAES,
-#             AES-NI/AVX2; each forced through HWCIPHER_CORES), once with
-#             the portable cores forced
+#   native    Release, -Werror: once per x86_64 tier the CPU has (VAES on
+#             ZMM/YMM with GFNI and VPCLMULQDQ, AES-NI/AVX2; each forced
+#             through HWCIPHER_CORES), once with the portable cores forced
 #   sanitize  ASan + UBSan
 #   aarch64   cross build under qemu-aarch64: -cpu max with the Crypto
 #             Extension / assembly cores, again with the portable cores
@@ -67,8 +67,9 @@ runs_of() {
             local tf="twofish|Twofish|TWOFISH|CoreEquivalence"
             echo "native-twofish-gather|HWCIPHER_TWOFISH_GATHER=1|$tf"
             echo "native-twofish-scalar|HWCIPHER_TWOFISH_GATHER=0|$tf"
-            # Other x86_64 CPUs under qemu-x86_64, and the VAES core's kernels
-            # in the build that runs each VAES operation as two AES-NI ones
+            # Other x86_64 CPUs under qemu-x86_64, and the VAES, VPCLMULQDQ
+            # and GFNI cores' kernels in the build that emulates those
+            # instructions with older ones
             # (scripts/test_x86_qemu.sh; not a ctest run).
             [[ "$(uname -m)" == x86_64 ]] && echo "x86-qemu|script|"
             ;;
@@ -100,26 +101,38 @@ runs_of() {
 # The x86_64 tiers of this CPU (from the kernel's view of its flags, which
 # already drops what the OS does not enable) as runs, the one automatic
 # selection picks first: each names its cores explicitly and expects exactly
-# them.
+# them. Below the best tier: VAES on YMM (a CPU with VAES but without
+# AVX-512), then AES-NI with the AVX2 SM4 core and PCLMULQDQ GHASH (a CPU
+# without VAES, VPCLMULQDQ or GFNI), each only where it differs from the one
+# above.
 x86_tiers() {
     [[ "$(uname -m)" == x86_64 ]] || return 0
     local flags
     flags=" $(grep -m1 '^flags' /proc/cpuinfo | cut -d: -f2) "
-    has() { [[ "$flags" == *" $1 "* ]]; }
+    has() { local f; for f; do [[ "$flags" == *" $f "* ]] || return 1; done; }
     local aes=aes-portable sm4=sm4-portable twofish=twofish-portable ghash=ghash-portable
     has pclmulqdq && ghash=ghash-clmul
     has avx2 && twofish=twofish-avx2
-    if has aes; then
-        aes=aes-aesni
-        has avx2 && sm4=sm4-aesni-avx2
+    has aes && aes=aes-aesni
+    has aes avx2 && sm4=sm4-aesni-avx2
+    local ni_tier="aes=$aes,sm4=$sm4,twofish=$twofish,ghash=$ghash"
+    has avx2 gfni && sm4=sm4-gfni-avx2
+    has avx2 pclmulqdq vpclmulqdq && ghash=ghash-vpclmul-avx2
+    local ymm_tier=""
+    if has aes avx2 vaes; then
+        aes=aes-vaes-avx2
+        ymm_tier="aes=$aes,sm4=$sm4,twofish=$twofish,ghash=$ghash"
+        has avx512f avx512bw avx512vl && aes=aes-vaes-avx512
     fi
-    local base="sm4=$sm4,twofish=$twofish,ghash=$ghash"
-    echo "native|HWCIPHER_CORES=aes=$aes,$base HWCIPHER_EXPECT_CORES=aes=$aes,$base|"
-    # aes-vaes-avx2 is opt-in (cores/registry.cpp says why): forced where
-    # the CPU has VAES, so a VAES machine runs it on the real instructions.
-    if has aes && has avx2 && has vaes; then
-        echo "native-vaes|HWCIPHER_CORES=aes=aes-vaes-avx2,$base HWCIPHER_EXPECT_CORES=aes=aes-vaes-avx2,$base|"
-    fi
+    local best="aes=$aes,sm4=$sm4,twofish=$twofish,ghash=$ghash" tier
+    echo "native|HWCIPHER_CORES=$best HWCIPHER_EXPECT_CORES=$best|"
+    local last=$best
+    for tier in "$ymm_tier" "$ni_tier"; do
+        [[ -n "$tier" && "$tier" != "$last" ]] || continue
+        local label=native-${tier%%,*}
+        echo "${label/aes=aes-/}|HWCIPHER_CORES=$tier HWCIPHER_EXPECT_CORES=$tier|"
+        last=$tier
+    done
 }
 
 # Extra configure arguments per stage: the s390x build carries the test seam
@@ -162,19 +175,19 @@ run_ctest() { # <build dir> <log> <regex> [VAR=value ...]
     sed -n '/The following tests FAILED:/,/^Errors while running CTest/p' "$log" | grep -v '^Errors'
 }
 
-# The x86-qemu run: builds build/vaes-emu (VAES operations emulated with
-# AES-NI, so aes-vaes-avx2's kernels run on a CPU without VAES), then runs
+# The x86-qemu run: builds build/isa-emu (VAES, VPCLMULQDQ and GFNI emulated
+# with older instructions, so those cores' kernels run on any AVX2 CPU), then runs
 # scripts/test_x86_qemu.sh; sets pass/fail like run_ctest.
 run_x86_qemu() { # <log>
     local log=$1 line
     pass=0 fail=0
-    if ! bash scripts/build.sh vaes-emu --target hwcipher_tests > "$log" 2>&1; then
+    if ! bash scripts/build.sh isa-emu --target hwcipher_tests > "$log" 2>&1; then
         tail -30 "$log"
-        echo "---- ${log}: build of build/vaes-emu failed"
+        echo "---- ${log}: build of build/isa-emu failed"
         fail=1
         return
     fi
-    bash scripts/test_x86_qemu.sh build/native build/vaes-emu 2>&1 | tee -a "$log"
+    bash scripts/test_x86_qemu.sh build/native build/isa-emu 2>&1 | tee -a "$log"
     line=$(grep -E '^x86-qemu: [0-9]+ passed, [0-9]+ failed$' "$log" | tail -1)
     if [[ -n "$line" ]]; then
         pass=$(sed -E 's/^x86-qemu: ([0-9]+) passed.*/\1/' <<< "$line")

@@ -5,9 +5,9 @@
 # asserted (HWCIPHER_EXPECT_CORES, checked by
 # ApiCatalogue.CoreReportIsTheSelection):
 #
-#   max            AES-NI, PCLMULQDQ, AVX2, VAES (QEMU TCG emulates VAES on YMM,
-#                  not AVX-512, VPCLMULQDQ or GFNI): automatic selection keeps
-#                  aes-aesni (aes-vaes-avx2 is opt-in, cores/registry.cpp)
+#   max            AES-NI, PCLMULQDQ, AVX2, VAES (QEMU 7.2 TCG emulates VAES on
+#                  YMM, not AVX-512, VPCLMULQDQ or GFNI): aes-vaes-avx2 with
+#                  the AES-NI SM4 and PCLMULQDQ GHASH cores
 #   Haswell-noTSX  AES-NI, PCLMULQDQ, AVX2, no VAES: aes-aesni and the AVX2
 #                  SM4 and Twofish cores
 #   Westmere       AES-NI, PCLMULQDQ, no AVX: aes-aesni, no AVX2 core
@@ -15,14 +15,15 @@
 #
 # QEMU 7.2 (Debian 12) computes the upper lane of VAESENC/VAESDEC on YMM from
 # the lower lane's state, so aes-vaes-avx2 gives wrong results there. A
-# probe (compiled here, run under -cpu max) checks the emulator first: only
-# with a correct one does aes-vaes-avx2 run (forced) under -cpu max. Its
-# kernels are checked by the optional second build dir, built with
-# -DHWCIPHER_VAES_EMULATE (each VAES operation as two AES-NI ones, VAES
-# dropped from the core's needs: cores/x86_64/aes_vaes.h), whose tests run
-# natively with aes-vaes-avx2 forced.
+# probe (compiled here, run under -cpu max) checks the emulator first: with a
+# correct one the max runs use -cpu max, otherwise -cpu max,-vaes (then
+# aes-aesni is selected). The kernels of the cores needing VAES, VPCLMULQDQ
+# or GFNI are checked by the optional second build dir, built with
+# scripts/build.sh isa-emu (each such operation done with older instructions
+# and dropped from the cores' needs), whose tests run natively with each of
+# those cores forced (aes-vaes-avx512 only where the CPU has AVX-512).
 #
-#   scripts/test_x86_qemu.sh <native build dir> [<HWCIPHER_VAES_EMULATE build dir>]
+#   scripts/test_x86_qemu.sh <native build dir> [<isa-emu build dir>]
 #
 # The last line of output is always
 #   x86-qemu: <N> passed, <M> failed
@@ -36,7 +37,7 @@
 # the environment as X86_QEMU_EXPECT_<label> (e.g. X86_QEMU_EXPECT_haswell).
 set -uo pipefail
 
-build=${1:?usage: test_x86_qemu.sh <native x86_64 build dir> [<vaes-emulate build dir>]}
+build=${1:?usage: test_x86_qemu.sh <native x86_64 build dir> [<isa-emu build dir>]}
 emu=${2:-}
 qemu=${HWCIPHER_QEMU_X86:-qemu-x86_64}
 total_pass=0 total_fail=0
@@ -133,29 +134,37 @@ select="ApiCatalogue.*:*Catalogue.*"
 # TCG lacks a few system features of the named models (pcid, x2apic, ...);
 # they are switched off so QEMU does not warn about each one.
 quiet="-pcid,-x2apic,-tsc-deadline,-invpcid"
-vaes_cores="aes=aes-vaes-avx2,sm4=sm4-aesni-avx2,twofish=twofish-avx2,ghash=ghash-clmul"
-# aes-vaes-avx2 is opt-in (cores/registry.cpp): automatic selection keeps
-# aes-aesni on a VAES CPU, and the VAES runs force it.
 avx2_cores="aes=aes-aesni,sm4=sm4-aesni-avx2,twofish=twofish-avx2,ghash=ghash-clmul"
+vaes_cores="aes=aes-vaes-avx2,sm4=sm4-aesni-avx2,twofish=twofish-avx2,ghash=ghash-clmul"
 
-run max-select "$avx2_cores" "$select" "$qemu" -cpu max
 if vaes_probe_ok; then
-    run max "$vaes_cores" "$full" env HWCIPHER_CORES=aes=aes-vaes-avx2 "$qemu" -cpu max
+    run max-select "$vaes_cores" "$select" "$qemu" -cpu max
+    run max "$vaes_cores" "$full" "$qemu" -cpu max
 else
     echo "x86-qemu: $("$qemu" --version | head -1): VAESENC/VAESDEC on YMM are wrong in this" \
-         "emulator; aes-vaes-avx2 runs only in the emulated build"
+         "emulator; the max runs use -cpu max,-vaes, aes-vaes-avx2 runs in the emulated build"
+    run max "$avx2_cores" "$full" "$qemu" -cpu max,-vaes
 fi
-run haswell "aes=aes-aesni,sm4=sm4-aesni-avx2,twofish=twofish-avx2,ghash=ghash-clmul" \
-    "$short" "$qemu" -cpu "Haswell-noTSX,$quiet"
+run haswell "$avx2_cores" "$short" "$qemu" -cpu "Haswell-noTSX,$quiet"
 run westmere "aes=aes-aesni,sm4=sm4-portable,twofish=twofish-portable,ghash=ghash-clmul" \
     "$short_aes" "$qemu" -cpu Westmere
 run nehalem "aes=aes-portable,sm4=sm4-portable,twofish=twofish-portable,ghash=ghash-portable" \
     "$short_aes" "$qemu" -cpu Nehalem
 
 if [[ -n "$emu" ]]; then
-    # Natively: this CPU has no VAES, the emulated core needs none.
+    # Natively, the whole unit suite with each emulated core forced: VAES,
+    # VPCLMULQDQ and GFNI are not in their needs there, so this runs on any
+    # AVX2 CPU (the ZMM core needs AVX-512 itself).
     if setup_build "$emu"; then
-        run vaes-emulated "$vaes_cores" "$full" env HWCIPHER_CORES=aes=aes-vaes-avx2
+        flags=" $(grep -m1 '^flags' /proc/cpuinfo | cut -d: -f2) "
+        sm4_ghash="sm4=sm4-gfni-avx2,twofish=twofish-avx2,ghash=ghash-vpclmul-avx2"
+        emu_runs=("aes=aes-vaes-avx2,$sm4_ghash")
+        [[ "$flags" == *" avx512f "* && "$flags" == *" avx512bw "* && "$flags" == *" avx512vl "* ]] &&
+            emu_runs+=("aes=aes-vaes-avx512,$sm4_ghash")
+        for cores in "${emu_runs[@]}"; do
+            label=${cores%%,*}
+            run "emulated-${label#aes=aes-}" "$cores" "*" env HWCIPHER_CORES="$cores"
+        done
     else
         echo "x86-qemu: no hwcipher_tests or hwcipher.so in $emu"
         total_fail=$(( total_fail + 1 ))
