@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 // aes-vaes-avx512: AES-128/192/256 with VAES on 512-bit vectors (four blocks
 // per ZMM register, 32 blocks in flight) for the parallel modes: ECB, CBC and
-// CFB decryption, CTR, XTS (IEEE 1619 and GB/T 17964) and OCB. GCM is
-// aes-vaes-avx2's stitched kernel (aes_vaes_gcm.cpp) until a ZMM one with a
-// wide GHASH exists; the serial modes and key setup are aes-aesni's, as in
-// aes-vaes-avx2 (aes_vaes.cpp says why), so the key schedule is AesNiKey.
+// CFB decryption, CTR, XTS (IEEE 1619 and GB/T 17964) and OCB, and stitched
+// GCM with VPCLMULQDQ GHASH on ZMM (aes_vaes512_gcm.cpp, paired with
+// ghash-vpclmul-avx2's key layout); the serial modes and key setup are
+// aes-aesni's, as in aes-vaes-avx2 (aes_vaes.cpp says why), so the key
+// schedule is AesNiKey.
 //
 // Written on its own rather than as templates shared with aes_vaes.cpp: the
 // kernels have the same outline, but what differs is what the code is about.
@@ -26,15 +27,9 @@
 // which the registry offers when the CPU probe reports AES-NI, AVX2, AVX-512
 // F/BW/VL with OS ZMM state, and VAES. VAES and AES-NI instructions run in
 // constant time; the only branches are on public counts and counters.
-// GCC 12's AVX-512 intrinsics pass _mm512_undefined_epi32() as the merge
-// source of unmasked operations, which its -Wuninitialized reports at the
-// header's own lines; silenced for that header only, which is therefore
-// included here before anything else.
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wuninitialized"
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#include <immintrin.h>
-#pragma GCC diagnostic pop
+// The VAES operations, round keys and step shapes are in aes_vaes512.h
+// (shared with the GCM kernel), included first for the reason it gives.
+#include "cores/x86_64/aes_vaes512.h"
 
 #include <bit>
 #include <cstring>
@@ -51,156 +46,7 @@ using aesni::with_rounds;
 using vaes::load128;
 using vaes::store128;
 
-// Registers per main-loop step, four blocks each.
-constexpr size_t kRegs = 8;
-constexpr size_t kStep = 4 * kRegs;
-
-template <size_t M>
-using Regs = std::integral_constant<size_t, M>;
-
-// ---- the four VAES operations on ZMM -----------------------------------------
-//
-// HWCIPHER_VAES_EMULATE (a test build, aes_vaes.h) runs each as four AES-NI
-// operations, one per 128-bit lane, which is the SDM's definition of the
-// EVEX VAES forms. The AES-NI ones are written as inline assembly with "x"
-// operands (xmm0-15): with -mvaes -mavx512vl on the command line the
-// compiler may otherwise pick xmm16-31 and emit the EVEX encoding, which is
-// itself a VAES instruction and would fault on the CPUs this build is for.
-#if defined(HWCIPHER_VAES_EMULATE)
-#define HWC_AESNI_OP(name, insn)                                                             \
-    [[gnu::always_inline]] inline __m128i name(__m128i b, __m128i k) {                       \
-        __asm__(insn " %1, %0" : "+x"(b) : "x"(k));                                          \
-        return b;                                                                            \
-    }
-HWC_AESNI_OP(aesenc1, "aesenc")
-HWC_AESNI_OP(aesenclast1, "aesenclast")
-HWC_AESNI_OP(aesdec1, "aesdec")
-HWC_AESNI_OP(aesdeclast1, "aesdeclast")
-#undef HWC_AESNI_OP
-
-template <__m128i (*Op)(__m128i, __m128i)>
-[[gnu::always_inline]] inline __m512i per_lane(__m512i b, __m512i k) {
-    __m512i r = _mm512_castsi128_si512(Op(_mm512_castsi512_si128(b), _mm512_castsi512_si128(k)));
-    r = _mm512_inserti32x4(
-        r, Op(_mm512_extracti32x4_epi32(b, 1), _mm512_extracti32x4_epi32(k, 1)), 1);
-    r = _mm512_inserti32x4(
-        r, Op(_mm512_extracti32x4_epi32(b, 2), _mm512_extracti32x4_epi32(k, 2)), 2);
-    return _mm512_inserti32x4(
-        r, Op(_mm512_extracti32x4_epi32(b, 3), _mm512_extracti32x4_epi32(k, 3)), 3);
-}
-[[gnu::always_inline]] inline __m512i vaesenc(__m512i b, __m512i k) {
-    return per_lane<aesenc1>(b, k);
-}
-[[gnu::always_inline]] inline __m512i vaesenclast(__m512i b, __m512i k) {
-    return per_lane<aesenclast1>(b, k);
-}
-[[gnu::always_inline]] inline __m512i vaesdec(__m512i b, __m512i k) {
-    return per_lane<aesdec1>(b, k);
-}
-[[gnu::always_inline]] inline __m512i vaesdeclast(__m512i b, __m512i k) {
-    return per_lane<aesdeclast1>(b, k);
-}
-#else
-[[gnu::always_inline]] inline __m512i vaesenc(__m512i b, __m512i k) {
-    return _mm512_aesenc_epi128(b, k);
-}
-[[gnu::always_inline]] inline __m512i vaesenclast(__m512i b, __m512i k) {
-    return _mm512_aesenclast_epi128(b, k);
-}
-[[gnu::always_inline]] inline __m512i vaesdec(__m512i b, __m512i k) {
-    return _mm512_aesdec_epi128(b, k);
-}
-[[gnu::always_inline]] inline __m512i vaesdeclast(__m512i b, __m512i k) {
-    return _mm512_aesdeclast_epi128(b, k);
-}
-#endif
-
-template <bool Enc>
-[[gnu::always_inline]] inline __m512i round(__m512i b, __m512i k) {
-    return Enc ? vaesenc(b, k) : vaesdec(b, k);
-}
-template <bool Enc>
-[[gnu::always_inline]] inline __m512i last_round(__m512i b, __m512i k) {
-    return Enc ? vaesenclast(b, k) : vaesdeclast(b, k);
-}
-
-// ---- round keys, steps, loads and stores ---------------------------------------
-
-// One direction's round keys, each broadcast to the four lanes once per call.
-template <unsigned NR>
-struct ZmmKeys {
-    __m512i k[NR + 1];
-};
-
-template <unsigned NR>
-[[gnu::always_inline]] inline ZmmKeys<NR> broadcast_keys(const __m128i (&keys)[15]) {
-    ZmmKeys<NR> rk;
-#pragma GCC unroll 15
-    for (unsigned r = 0; r <= NR; ++r) rk.k[r] = _mm512_broadcast_i32x4(keys[r]);
-    return rk;
-}
-
-// Rounds 1..NR-1 on M registers (round key 0 already XORed in; the last
-// round is the caller's, which folds data into its key: aes_ni.h).
-template <unsigned NR, bool Enc, size_t M>
-[[gnu::always_inline]] inline void middle_rounds(const ZmmKeys<NR>& rk, __m512i (&b)[M]) {
-#pragma GCC unroll 13
-    for (unsigned r = 1; r < NR; ++r) {
-#pragma GCC unroll 8
-        for (size_t j = 0; j < M; ++j) b[j] = round<Enc>(b[j], rk.k[r]);
-    }
-}
-
-[[gnu::always_inline]] inline __m512i xor3(__m512i a, __m512i b, __m512i c) {
-    return _mm512_ternarylogic_epi64(a, b, c, 0x96);
-}
-
-// The shape of one step: M registers, the last holding `last` (1..4)
-// blocks. Loads of that register are masked (the lanes past the data read
-// as zero and nothing beyond the buffer is touched, not even a fault), and
-// so are its stores.
-template <size_t M>
-struct Step {
-    size_t last;
-    __mmask8 mask; // the 64-bit elements of register M-1 that hold blocks
-
-    [[gnu::always_inline]] explicit Step(size_t l)
-        : last(l), mask(static_cast<__mmask8>(0xffu >> (8 - 2 * l))) {}
-    [[gnu::always_inline]] size_t blocks() const { return 4 * (M - 1) + last; }
-
-    // Register j of the blocks at p.
-    [[gnu::always_inline]] __m512i load(const uint8_t* p, size_t j) const {
-        if (j + 1 < M || last == 4) return _mm512_loadu_si512(p + 64 * j);
-        return _mm512_maskz_loadu_epi64(mask, p + 64 * j);
-    }
-    [[gnu::always_inline]] void store(uint8_t* p, size_t j, __m512i v) const {
-        if (j + 1 < M || last == 4) _mm512_storeu_si512(p + 64 * j, v);
-        else _mm512_mask_storeu_epi64(p + 64 * j, mask, v);
-    }
-    // Zero the lanes of register j that are not blocks.
-    [[gnu::always_inline]] __m512i only_blocks(size_t j, __m512i v) const {
-        return j + 1 < M ? v : _mm512_maskz_mov_epi64(mask, v);
-    }
-};
-
-// Runs f(Regs<kRegs>{}, 4) per full step, then one step of ceil(r/4)
-// registers for the r < kStep blocks left; f advances its own pointers.
-template <class F>
-[[gnu::always_inline]] inline void for_steps(size_t n, F&& f) {
-    for (; n >= kStep; n -= kStep) f(Regs<kRegs>{}, size_t{4});
-    if (n == 0) return;
-    const size_t last = (n - 1) % 4 + 1;
-    switch ((n + 3) / 4) {
-    case 1: f(Regs<1>{}, last); break;
-    case 2: f(Regs<2>{}, last); break;
-    case 3: f(Regs<3>{}, last); break;
-    case 4: f(Regs<4>{}, last); break;
-    case 5: if constexpr (kRegs > 4) f(Regs<5>{}, last); break;
-    case 6: if constexpr (kRegs > 4) f(Regs<6>{}, last); break;
-    case 7: if constexpr (kRegs > 4) f(Regs<7>{}, last); break;
-    default: if constexpr (kRegs > 4) f(Regs<8>{}, last); break;
-    }
-}
+using namespace vaes512;
 
 // ---- ECB -------------------------------------------------------------------------
 
@@ -706,8 +552,8 @@ extern const BlockCore aes_vaes_avx512 = {
     .name = "aes-vaes-avx512",
     .family = Family::aes,
     .hardware = true,
-    // AES-NI for the serial kernels borrowed from aes-aesni, AVX2 for the
-    // GCM kernel borrowed from aes-vaes-avx2; kVaesFeature is kX86Vaes
+    // AES-NI for the serial kernels borrowed from aes-aesni, AVX2 for
+    // aes-vaes-avx2's GCM kernel (short calls); kVaesFeature is kX86Vaes
     // except in the HWCIPHER_VAES_EMULATE test build (aes_vaes.h).
     .needs = kX86Aesni | kX86Avx2 | kX86Avx512 | vaes::kVaesFeature,
     .set_key = ni_set_key,
@@ -728,12 +574,12 @@ extern const BlockCore aes_vaes_avx512 = {
     .xts_gb_decrypt = zmm_xts<false, true>,
     .ocb_encrypt = zmm_ocb<true>,
     .ocb_decrypt = zmm_ocb<false>,
-    // aes-vaes-avx2's stitched GCM and its GHASH partner: these two lines
-    // must name the same pair as that descriptor (the kernel reads the
-    // partner's GhashKey layout; test_core_equivalence's GCM test checks it).
-    .gcm_ghash = &ghash_clmul,
-    .gcm_encrypt = vaes::gcm_encrypt,
-    .gcm_decrypt = vaes::gcm_decrypt,
+    // Stitched GCM on ZMM (aes_vaes512_gcm.cpp), which reads
+    // ghash-vpclmul-avx2's GhashKey layout; that core's `needs` (VPCLMULQDQ,
+    // PCLMULQDQ) guard the kernel, which runs only with it.
+    .gcm_ghash = &ghash_vpclmul_avx2,
+    .gcm_encrypt = vaes512::gcm_encrypt,
+    .gcm_decrypt = vaes512::gcm_decrypt,
     .ccm_encrypt = ni_ccm_encrypt,
     .ccm_decrypt = ni_ccm_decrypt,
 };
