@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // twofish-avx2 internals shared by its two translation units
 // (twofish_avx2.cpp: ECB and the parallel modes; twofish_avx2_serial.cpp: the
-// serial modes): the schedule view, the one-block scalar cipher and the
-// 8-/16-block AVX2 word-sliced cipher.
+// serial modes): the schedule view, the scalar cipher (one block, and N
+// blocks with interleaved rounds) and the 8-/16-block AVX2 word-sliced
+// cipher.
 //
 // NOT CONSTANT-TIME, like the portable core whose key schedule this reuses
 // (cores/portable/twofish.cpp says why that is accepted for Twofish): every
