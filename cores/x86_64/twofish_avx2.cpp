@@ -16,8 +16,9 @@
 // Vector engine: 16 blocks per step (two sets of 8, word-sliced), 8 for a
 // remainder over 8, and one masked, zero-padded set for a remainder of
 // 3..7; 1..2 leftover blocks run on the scalar cipher (a padded set costs as
-// much as 8 blocks). Every step loads all its input before it stores, so
-// in == out works.
+// much as 8 blocks). Scalar engine: 4 blocks per step, their rounds
+// interleaved (crypt_n in twofish_avx2.h), then one block at a time. Every
+// step loads all its input before it stores, so in == out works.
 //
 // Gathers or scalar loads. VPGATHERDD's cost differs widely between CPUs:
 // with the "Downfall" (GDS) microcode mitigation (Skylake to Tiger Lake
@@ -28,7 +29,9 @@
 // (libgcrypt's figures for Golden Cove and Zen) the gathers win. No CPUID
 // bit says which microcode is loaded (this VM's kernel even reports "not
 // affected"), so the first call times one 16-block step each way and keeps
-// the faster engine for the process. Both give the same bytes;
+// the faster engine for the process. On Zen 5 (unmitigated, 3-4 load
+// ports) the 4-block scalar engine wins too: ECB 3.35 TSC ticks/byte
+// against 4.65 through the gathers. Both give the same bytes;
 // HWCIPHER_TWOFISH_GATHER=1 or 0 forces one, so tests can run both.
 //
 // Compiled with -mavx2 (root CMakeLists.txt); reached only through the
@@ -49,12 +52,25 @@ namespace { // every kernel here is reached only through the descriptor below
 
 // ---- engine choice -------------------------------------------------------------
 
+// Blocks per step of the scalar engine (crypt_n in twofish_avx2.h says why 4).
+constexpr size_t kScalarWays = 4;
+
+template <bool Enc, size_t N>
+[[gnu::always_inline]] inline void scalar_ecb_n(const Schedule& s, const uint8_t* in,
+                                                uint8_t* out) {
+    Words w[N];
+#pragma GCC unroll 8
+    for (size_t j = 0; j < N; ++j) w[j] = load_words(in + 16 * j);
+    crypt_n<Enc, N>(s, w);
+#pragma GCC unroll 8
+    for (size_t j = 0; j < N; ++j) store_words(out + 16 * j, w[j]);
+}
+
 template <bool Enc>
 void scalar_ecb(const Schedule& s, const uint8_t* in, uint8_t* out, size_t n) {
-    for (; n; --n, in += 16, out += 16) {
-        const Words w = load_words(in);
-        store_words(out, Enc ? enc1(s, w) : dec1(s, w));
-    }
+    for (; n >= kScalarWays; n -= kScalarWays, in += 16 * kScalarWays, out += 16 * kScalarWays)
+        scalar_ecb_n<Enc, kScalarWays>(s, in, out);
+    for (; n; --n, in += 16, out += 16) scalar_ecb_n<Enc, 1>(s, in, out);
 }
 
 void vector_ecb16(const Schedule& s, uint8_t* buf) {
@@ -77,8 +93,9 @@ bool measure_gather_faster() {
     alignas(32) uint8_t buf[256] = {};
     uint64_t best_v = ~uint64_t{0}, best_s = ~uint64_t{0};
     // Alternate the two so a burst of load from elsewhere hits both; keep
-    // the best of each (the first round also warms the tables).
-    for (int rep = 0; rep < 6; ++rep) {
+    // the best of each (the first round also warms the tables). 16 rounds
+    // (~30 us): with 6, a loaded 2-CPU VM sometimes kept the slower engine.
+    for (int rep = 0; rep < 16; ++rep) {
         const uint64_t t0 = __rdtsc();
         vector_ecb16(s, buf);
         asm volatile("" ::"r"(buf) : "memory");
@@ -130,23 +147,28 @@ template <size_t S>
     }
 }
 
-// Runs n blocks as step<S>(in, out, m): 16 at a time, 8, then one padded
-// set of 3..7; `scalar(in, out, m)` takes the last 1..2 blocks, or all of
-// them when the scalar engine was chosen.
+// Runs n blocks. Gather engine: as step<S>(in, out, m), 16 at a time, 8,
+// then one padded set of 3..7, and the last 1..2 blocks as scalar<1>(in,
+// out). Scalar engine: scalar<N>(in, out) on N = kScalarWays blocks at a
+// time, then scalar<1> on each leftover block.
 template <class Step, class Scalar>
 [[gnu::always_inline]] inline void drive(const uint8_t* in, uint8_t* out, size_t n, Step&& step,
                                          Scalar&& scalar) {
-    if (!use_gather()) {
-        scalar(in, out, n);
-        return;
+    if (use_gather()) {
+        for (; n >= 16; n -= 16, in += 256, out += 256) step.template operator()<2>(in, out, 16);
+        if (n >= 8) {
+            step.template operator()<1>(in, out, 8);
+            n -= 8, in += 128, out += 128;
+        }
+        if (n > kScalarTail) {
+            step.template operator()<1>(in, out, n);
+            return;
+        }
+    } else {
+        for (; n >= kScalarWays; n -= kScalarWays, in += 16 * kScalarWays, out += 16 * kScalarWays)
+            scalar.template operator()<kScalarWays>(in, out);
     }
-    for (; n >= 16; n -= 16, in += 256, out += 256) step.template operator()<2>(in, out, 16);
-    if (n >= 8) {
-        step.template operator()<1>(in, out, 8);
-        n -= 8, in += 128, out += 128;
-    }
-    if (n > kScalarTail) step.template operator()<1>(in, out, n);
-    else if (n) scalar(in, out, n);
+    for (; n; --n, in += 16, out += 16) scalar.template operator()<1>(in, out);
 }
 
 template <bool Enc>
@@ -160,7 +182,7 @@ void ecb_kernel(const KeySchedule& ks, const uint8_t* in, uint8_t* out, size_t n
             crypt_sets<Enc, S>(s, v);
             store_blocks<S>(dst, v, m);
         },
-        [&](const uint8_t* src, uint8_t* dst, size_t m) { scalar_ecb<Enc>(s, src, dst, m); });
+        [&]<size_t N>(const uint8_t* src, uint8_t* dst) { scalar_ecb_n<Enc, N>(s, src, dst); });
 }
 
 void ecb_encrypt(const KeySchedule& ks, const uint8_t* in, uint8_t* out, size_t n) {
@@ -188,11 +210,15 @@ void ecb_decrypt(const KeySchedule& ks, const uint8_t* in, uint8_t* out, size_t 
     return {static_cast<uint32_t>(x), static_cast<uint32_t>(x >> 32), static_cast<uint32_t>(y),
             static_cast<uint32_t>(y >> 32)};
 }
-[[gnu::always_inline]] inline __m128i enc_block(const Schedule& s, __m128i x) {
-    return from_words(enc1(s, to_words(x)));
-}
-[[gnu::always_inline]] inline __m128i dec_block(const Schedule& s, __m128i x) {
-    return from_words(dec1(s, to_words(x)));
+// N blocks through the scalar cipher, in place in XMM registers.
+template <bool Enc, size_t N>
+[[gnu::always_inline]] inline void crypt_xmm(const Schedule& s, __m128i (&x)[N]) {
+    Words w[N];
+#pragma GCC unroll 8
+    for (size_t j = 0; j < N; ++j) w[j] = to_words(x[j]);
+    crypt_n<Enc, N>(s, w);
+#pragma GCC unroll 8
+    for (size_t j = 0; j < N; ++j) x[j] = from_words(w[j]);
 }
 
 // Block 2i-1 of a step as the partner of block 2i: the low lane of the
@@ -227,12 +253,15 @@ void cbc_decrypt(const KeySchedule& ks, uint8_t iv[16], const uint8_t* in, uint8
             prev = load128(src + 16 * (m - 1));
             store_blocks<S>(dst, v, m);
         },
-        [&](const uint8_t* src, uint8_t* dst, size_t m) {
-            for (; m; --m, src += 16, dst += 16) {
-                const __m128i c = load128(src);
-                store128(dst, _mm_xor_si128(dec_block(s, c), prev));
-                prev = c;
-            }
+        [&]<size_t N>(const uint8_t* src, uint8_t* dst) {
+            __m128i c[N], x[N];
+#pragma GCC unroll 8
+            for (size_t j = 0; j < N; ++j) x[j] = c[j] = load128(src + 16 * j);
+            crypt_xmm<false, N>(s, x);
+#pragma GCC unroll 8
+            for (size_t j = 0; j < N; ++j)
+                store128(dst + 16 * j, _mm_xor_si128(x[j], j ? c[j - 1] : prev));
+            prev = c[N - 1];
         });
     store128(iv, prev);
 }
@@ -255,12 +284,17 @@ void cfb_decrypt(const KeySchedule& ks, uint8_t iv[16], const uint8_t* in, uint8
             prev = load128(src + 16 * (m - 1));
             store_blocks<S>(dst, v, m);
         },
-        [&](const uint8_t* src, uint8_t* dst, size_t m) {
-            for (; m; --m, src += 16, dst += 16) {
-                const __m128i c = load128(src);
-                store128(dst, _mm_xor_si128(enc_block(s, prev), c));
-                prev = c;
+        [&]<size_t N>(const uint8_t* src, uint8_t* dst) {
+            __m128i c[N], x[N];
+#pragma GCC unroll 8
+            for (size_t j = 0; j < N; ++j) {
+                c[j] = load128(src + 16 * j);
+                x[j] = j ? c[j - 1] : prev;
             }
+            crypt_xmm<true, N>(s, x);
+#pragma GCC unroll 8
+            for (size_t j = 0; j < N; ++j) store128(dst + 16 * j, _mm_xor_si128(x[j], c[j]));
+            prev = c[N - 1];
         });
     store128(iv, prev);
 }
@@ -310,11 +344,17 @@ void ctr(const KeySchedule& ks, uint8_t iv[16], const uint8_t* in, uint8_t* out,
             store_blocks<S>(dst, v, m);
             ctr.add(m);
         },
-        [&](const uint8_t* src, uint8_t* dst, size_t m) {
-            for (; m; --m, src += 16, dst += 16) {
-                store_words(dst, xor_words(enc1(s, be_words(ctr.hi, ctr.lo)), load_words(src)));
+        [&]<size_t N>(const uint8_t* src, uint8_t* dst) {
+            Words w[N];
+#pragma GCC unroll 8
+            for (size_t j = 0; j < N; ++j) {
+                w[j] = be_words(ctr.hi, ctr.lo);
                 ctr.add(1);
             }
+            crypt_n<true, N>(s, w);
+#pragma GCC unroll 8
+            for (size_t j = 0; j < N; ++j)
+                store_words(dst + 16 * j, xor_words(w[j], load_words(src + 16 * j)));
         });
     store128(iv, ctr.block());
 }
@@ -397,12 +437,17 @@ void xts_kernel(const KeySchedule& ks, uint8_t tweak[16], const uint8_t* in, uin
                 secure_wipe(b, sizeof b);
             }
         },
-        [&](const uint8_t* src, uint8_t* dst, size_t m) {
-            for (; m; --m, src += 16, dst += 16) {
-                const Words tw = t.words(), x = xor_words(load_words(src), tw);
-                store_words(dst, xor_words(Enc ? enc1(s, x) : dec1(s, x), tw));
+        [&]<size_t N>(const uint8_t* src, uint8_t* dst) {
+            Words tw[N], x[N];
+#pragma GCC unroll 8
+            for (size_t j = 0; j < N; ++j) {
+                tw[j] = t.words();
                 t.step();
+                x[j] = xor_words(load_words(src + 16 * j), tw[j]);
             }
+            crypt_n<Enc, N>(s, x);
+#pragma GCC unroll 8
+            for (size_t j = 0; j < N; ++j) store_words(dst + 16 * j, xor_words(x[j], tw[j]));
         });
     t.store(tweak);
 }
@@ -470,14 +515,21 @@ void ocb_kernel(const KeySchedule& ks, OcbState& st, const uint8_t* in, uint8_t*
             }
             store_blocks<S>(dst, v, m);
         },
-        [&](const uint8_t* src, uint8_t* dst, size_t m) {
-            for (; m; --m, src += 16, dst += 16) {
-                const __m128i o1 = next_offset(), x = load128(src);
-                const __m128i y = _mm_xor_si128(
-                    (Enc ? enc_block(s, _mm_xor_si128(x, o1)) : dec_block(s, _mm_xor_si128(x, o1))),
-                    o1);
-                sum = vxor(sum, _mm256_zextsi128_si256(Enc ? x : y));
-                store128(dst, y);
+        [&]<size_t N>(const uint8_t* src, uint8_t* dst) {
+            __m128i o[N], x[N];
+#pragma GCC unroll 8
+            for (size_t j = 0; j < N; ++j) {
+                o[j] = next_offset();
+                const __m128i p = load128(src + 16 * j);
+                if constexpr (Enc) sum = vxor(sum, _mm256_zextsi128_si256(p));
+                x[j] = _mm_xor_si128(p, o[j]);
+            }
+            crypt_xmm<Enc, N>(s, x);
+#pragma GCC unroll 8
+            for (size_t j = 0; j < N; ++j) {
+                const __m128i y = _mm_xor_si128(x[j], o[j]);
+                if constexpr (!Enc) sum = vxor(sum, _mm256_zextsi128_si256(y));
+                store128(dst + 16 * j, y);
             }
         });
     store128(st.offset, off);
@@ -500,8 +552,8 @@ void ocb_decrypt(const KeySchedule& ks, OcbState& st, const uint8_t* in, uint8_t
 // Parallel: the register for every byte is made of ciphertext only. Per 16
 // bytes, the 16 registers are the byte windows k..k+15 over the previous
 // and the current ciphertext block, one 16-block step encrypts them, and
-// byte 0 of each is the keystream byte. Leftover bytes (and everything with
-// the scalar engine) go one block encryption per byte.
+// byte 0 of each is the keystream byte (the scalar engine takes the 16
+// windows 4 at a time). Leftover bytes go one block encryption per byte.
 void cfb8_decrypt(const KeySchedule& ks, uint8_t iv[16], const uint8_t* in, uint8_t* out,
                   size_t n) {
     if (n == 0) return;
@@ -520,6 +572,20 @@ void cfb8_decrypt(const KeySchedule& ks, uint8_t iv[16], const uint8_t* in, uint
             for (size_t i = 0; i < 8; ++i) vstore(ksb + 32 * i, v[i]);
             for (size_t k = 0; k < 16; ++k) out[k] = static_cast<uint8_t>(win[16 + k] ^ ksb[16 * k]);
             secure_wipe(ksb, sizeof ksb);
+            std::memcpy(win, win + 16, 16);
+        }
+    } else {
+        for (; n >= 16; n -= 16, in += 16, out += 16) {
+            std::memcpy(win + 16, in, 16);
+            for (size_t k = 0; k < 16; k += kScalarWays) {
+                Words w[kScalarWays];
+#pragma GCC unroll 8
+                for (size_t j = 0; j < kScalarWays; ++j) w[j] = load_words(win + k + j);
+                crypt_n<true, kScalarWays>(s, w);
+#pragma GCC unroll 8
+                for (size_t j = 0; j < kScalarWays; ++j)
+                    out[k + j] = static_cast<uint8_t>(win[16 + k + j] ^ w[j].a);
+            }
             std::memcpy(win, win + 16, 16);
         }
     }

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // twofish-avx2 internals shared by its two translation units
 // (twofish_avx2.cpp: ECB and the parallel modes; twofish_avx2_serial.cpp: the
-// serial modes): the schedule view, the one-block scalar cipher and the
-// 8-/16-block AVX2 word-sliced cipher.
+// serial modes): the schedule view, the scalar cipher (one block, and N
+// blocks with interleaved rounds) and the 8-/16-block AVX2 word-sliced
+// cipher.
 //
 // NOT CONSTANT-TIME, like the portable core whose key schedule this reuses
 // (cores/portable/twofish.cpp says why that is accepted for Twofish): every
@@ -159,6 +160,69 @@ struct Words {
     const uint32_t* k = s.k;
     w = dec_rounds(s, {w.a ^ k[4], w.b ^ k[5], w.c ^ k[6], w.d ^ k[7]});
     return {w.a ^ k[0], w.b ^ k[1], w.c ^ k[2], w.d ^ k[3]};
+}
+
+// N independent blocks through the scalar cipher, whitening included, their
+// rounds interleaved. One block alone is a serial chain of load latencies
+// (about 190 cycles per block); N chains side by side let out-of-order
+// execution overlap them until the load ports and ALUs are the limit. On
+// Zen 5, ECB, fully unrolled: 1 block 7.3 TSC ticks/byte, 2 blocks 4.5,
+// 3 blocks 3.5, 4 blocks 3.35, 6 3.36, 8 3.47 (the words start to spill),
+// against 4.65 for the 16-block gather engine; rolling the round loop to
+// pairs costs ~10% (3.73 at 4 blocks).
+template <bool Enc, size_t N>
+[[gnu::always_inline]] inline void crypt_n(const Schedule& s, Words (&w)[N]) {
+    const uint32_t* k = s.k;
+    uint32_t a[N], b[N], c[N], d[N];
+    if constexpr (Enc) {
+#pragma GCC unroll 8
+        for (size_t j = 0; j < N; ++j) {
+            a[j] = w[j].a ^ k[0], b[j] = w[j].b ^ k[1], c[j] = w[j].c ^ k[2], d[j] = w[j].d ^ k[3];
+        }
+#pragma GCC unroll 8
+        for (int r = 0; r < 16; r += 2) {
+#pragma GCC unroll 8
+            for (size_t j = 0; j < N; ++j) {
+                uint32_t t0, t1;
+                g_pair(s, a[j], b[j], t0, t1);
+                c[j] = std::rotr(c[j] ^ (t0 + t1 + k[8 + 2 * r]), 1);
+                d[j] = std::rotl(d[j], 1) ^ (t0 + 2 * t1 + k[9 + 2 * r]);
+            }
+#pragma GCC unroll 8
+            for (size_t j = 0; j < N; ++j) {
+                uint32_t t0, t1;
+                g_pair(s, c[j], d[j], t0, t1);
+                a[j] = std::rotr(a[j] ^ (t0 + t1 + k[10 + 2 * r]), 1);
+                b[j] = std::rotl(b[j], 1) ^ (t0 + 2 * t1 + k[11 + 2 * r]);
+            }
+        }
+#pragma GCC unroll 8
+        for (size_t j = 0; j < N; ++j) w[j] = {c[j] ^ k[4], d[j] ^ k[5], a[j] ^ k[6], b[j] ^ k[7]};
+    } else {
+#pragma GCC unroll 8
+        for (size_t j = 0; j < N; ++j) {
+            c[j] = w[j].a ^ k[4], d[j] = w[j].b ^ k[5], a[j] = w[j].c ^ k[6], b[j] = w[j].d ^ k[7];
+        }
+#pragma GCC unroll 8
+        for (int r = 14; r >= 0; r -= 2) {
+#pragma GCC unroll 8
+            for (size_t j = 0; j < N; ++j) {
+                uint32_t t0, t1;
+                g_pair(s, c[j], d[j], t0, t1);
+                a[j] = std::rotl(a[j], 1) ^ (t0 + t1 + k[10 + 2 * r]);
+                b[j] = std::rotr(b[j] ^ (t0 + 2 * t1 + k[11 + 2 * r]), 1);
+            }
+#pragma GCC unroll 8
+            for (size_t j = 0; j < N; ++j) {
+                uint32_t t0, t1;
+                g_pair(s, a[j], b[j], t0, t1);
+                c[j] = std::rotl(c[j], 1) ^ (t0 + t1 + k[8 + 2 * r]);
+                d[j] = std::rotr(d[j] ^ (t0 + 2 * t1 + k[9 + 2 * r]), 1);
+            }
+        }
+#pragma GCC unroll 8
+        for (size_t j = 0; j < N; ++j) w[j] = {a[j] ^ k[0], b[j] ^ k[1], c[j] ^ k[2], d[j] ^ k[3]};
+    }
 }
 
 // ---- AVX2: 8 blocks per set of four YMM registers, word-sliced --------------
