@@ -48,6 +48,7 @@ constexpr const BlockCore* kSm4Cores[] = {
     &aarch64::sm4_ce,
 #endif
 #if defined(__x86_64__)
+    &x86_64::sm4_gfni_avx512,
     &x86_64::sm4_gfni_avx2,
     &x86_64::sm4_aesni_avx2,
 #endif

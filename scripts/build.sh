@@ -24,7 +24,7 @@ case "$name" in
     sanitize) args=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DHWCIPHER_SANITIZE=ON) ;;
     # Test-only: each VAES, VPCLMULQDQ and GFNI operation done with older
     # instructions (AES-NI, PCLMULQDQ, AVX2: cores/x86_64/aes_vaes.h,
-    # aes_vaes512.cpp, ghash_vpclmul.h, sm4_gfni_avx2.cpp) and dropped from
+    # aes_vaes512.cpp, ghash_vpclmul.h, sm4_gfni.h) and dropped from
     # the cores' needs, so their kernels run on CPUs without them.
     isa-emu) args=(-DCMAKE_BUILD_TYPE=Release -DHWCIPHER_WERROR=ON
                    "-DCMAKE_CXX_FLAGS=-DHWCIPHER_VAES_EMULATE -DHWCIPHER_VPCLMUL_EMULATE -DHWCIPHER_GFNI_EMULATE") ;;

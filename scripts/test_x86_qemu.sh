@@ -21,7 +21,8 @@
 # or GFNI are checked by the optional second build dir, built with
 # scripts/build.sh isa-emu (each such operation done with older instructions
 # and dropped from the cores' needs), whose tests run natively with each of
-# those cores forced (aes-vaes-avx512 only where the CPU has AVX-512).
+# those cores forced (aes-vaes-avx512 and sm4-gfni-avx512 only where the CPU
+# has AVX-512).
 #
 #   scripts/test_x86_qemu.sh <native build dir> [<isa-emu build dir>]
 #
@@ -160,7 +161,7 @@ if [[ -n "$emu" ]]; then
         sm4_ghash="sm4=sm4-gfni-avx2,twofish=twofish-avx2,ghash=ghash-vpclmul-avx2"
         emu_runs=("aes=aes-vaes-avx2,$sm4_ghash")
         [[ "$flags" == *" avx512f "* && "$flags" == *" avx512bw "* && "$flags" == *" avx512vl "* ]] &&
-            emu_runs+=("aes=aes-vaes-avx512,$sm4_ghash")
+            emu_runs+=("aes=aes-vaes-avx512,${sm4_ghash/sm4-gfni-avx2/sm4-gfni-avx512}")
         for cores in "${emu_runs[@]}"; do
             label=${cores%%,*}
             run "emulated-${label#aes=aes-}" "$cores" "*" env HWCIPHER_CORES="$cores"

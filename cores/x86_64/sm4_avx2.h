@@ -292,9 +292,12 @@ template <class P, unsigned L, size_t S, class Get, class Put>
 // decryption, as native 32-bit words (read through a may_alias type).
 constexpr size_t kEncOff = 0;
 constexpr size_t kDecOff = 32 * 4;
-// Then Pre(rk_0)..Pre(rk_31) for the serial (encrypt-only) kernels.
+// Then Pre(rk_0)..Pre(rk_31) for the serial (encrypt-only) kernels, and for
+// sm4_serial_vl.h Pre(rk_i) ^ Pre(rk_{i+1}), plain and rotated left by 16.
 constexpr size_t kEncQOff = 64 * 4;
-static_assert(kEncQOff + 32 * 4 <= kMaxScheduleBytes);
+constexpr size_t kEncDkOff = 96 * 4;
+constexpr size_t kEncDk2Off = 128 * 4;
+static_assert(kEncDk2Off + 32 * 4 <= kMaxScheduleBytes);
 
 using u32_alias [[gnu::may_alias]] = uint32_t;
 inline const uint32_t* round_keys(const KeySchedule& ks, size_t off) {

@@ -3,7 +3,8 @@
 // written once over an S-box policy P (see sm4_avx2.h for what P provides):
 // ECB, CBC/CFB decryption, CTR, CFB8 decryption, XTS (IEEE and GB) and OCB
 // 8..32 blocks at a time on the word-sliced engine; CBC/CFB encryption, OFB,
-// CFB8 encryption and CBC-MAC one block at a time in the serial form.
+// CFB8 encryption and CBC-MAC one block at a time in the serial form, on a
+// serial engine E (SerialXmm below, or sm4_serial_vl.h's).
 //
 // Internal linkage throughout (unnamed namespace), like sm4_avx2.h: each
 // core's translation unit instantiates its own copy under its own -m flags.
@@ -94,18 +95,28 @@ template <class P>
     w[3] = x0;
 }
 
-template <class P, bool Mac>
+// A serial engine E encrypts one block in the serial form in place:
+// E::crypt(ks, k, w). The mode kernels below are written over it; this one
+// is crypt1 on AVX2, sm4_serial_vl.h has a shorter round on AVX-512VL.
+template <class P>
+struct SerialXmm {
+    [[gnu::always_inline]] static void crypt(const KeySchedule& ks, const SerialConsts<P>& k,
+                                             X (&w)[4]) {
+        crypt1(round_keys(ks, kEncQOff), k, w);
+    }
+};
+
+template <class P, class E, bool Mac>
 void cbc_enc_kernel(const KeySchedule& ks, uint8_t iv[16], const uint8_t* in, uint8_t* out,
                     size_t n) {
     if (n == 0) return;
-    const uint32_t* rk = round_keys(ks, kEncQOff);
     const SerialConsts<P> k = load_serial<P>();
     X c[4], p[4];
     split_words(k, ld<1>(iv), c);
     for (; n; --n, in += 16) {
         split_words(k, ld<1>(in), p);
         for (unsigned j = 0; j < 4; ++j) c[j] = vxor(c[j], p[j]);
-        crypt1(rk, k, c);
+        E::crypt(ks, k, c);
         if constexpr (!Mac) {
             st(out, join_words(k, c));
             out += 16;
@@ -114,42 +125,40 @@ void cbc_enc_kernel(const KeySchedule& ks, uint8_t iv[16], const uint8_t* in, ui
     st(iv, join_words(k, c));
 }
 
-template <class P>
+template <class P, class E>
 void cbc_encrypt(const KeySchedule& ks, uint8_t iv[16], const uint8_t* in, uint8_t* out,
                  size_t n) {
-    cbc_enc_kernel<P, false>(ks, iv, in, out, n);
+    cbc_enc_kernel<P, E, false>(ks, iv, in, out, n);
 }
-template <class P>
+template <class P, class E>
 void cbc_mac(const KeySchedule& ks, uint8_t iv[16], const uint8_t* in, size_t n) {
-    cbc_enc_kernel<P, true>(ks, iv, in, nullptr, n);
+    cbc_enc_kernel<P, E, true>(ks, iv, in, nullptr, n);
 }
 
-template <class P>
+template <class P, class E>
 void cfb_encrypt(const KeySchedule& ks, uint8_t iv[16], const uint8_t* in, uint8_t* out,
                  size_t n) {
     if (n == 0) return;
-    const uint32_t* rk = round_keys(ks, kEncQOff);
     const SerialConsts<P> k = load_serial<P>();
     X c[4], p[4];
     split_words(k, ld<1>(iv), c);
     for (; n; --n, in += 16, out += 16) {
         split_words(k, ld<1>(in), p);
-        crypt1(rk, k, c);
+        E::crypt(ks, k, c);
         for (unsigned j = 0; j < 4; ++j) c[j] = vxor(c[j], p[j]);
         st(out, join_words(k, c));
     }
     st(iv, join_words(k, c));
 }
 
-template <class P>
+template <class P, class E>
 void ofb(const KeySchedule& ks, uint8_t iv[16], const uint8_t* in, uint8_t* out, size_t n) {
     if (n == 0) return;
-    const uint32_t* rk = round_keys(ks, kEncQOff);
     const SerialConsts<P> k = load_serial<P>();
     X s[4];
     split_words(k, ld<1>(iv), s);
     for (; n; --n, in += 16, out += 16) {
-        crypt1(rk, k, s);
+        E::crypt(ks, k, s);
         st(out, vxor(ld<1>(in), join_words(k, s)));
     }
     st(iv, join_words(k, s));
@@ -158,12 +167,12 @@ void ofb(const KeySchedule& ks, uint8_t iv[16], const uint8_t* in, uint8_t* out,
 // CFB8, one block encryption per byte; the shift register stays in an XMM
 // register (byte 0 shifted out, the ciphertext byte in at 15). The keystream
 // byte is byte 0 of the output block.
-template <class P>
-[[gnu::always_inline]] inline X cfb8_byte(const uint32_t* rk, const SerialConsts<P>& k, X reg,
+template <class P, class E>
+[[gnu::always_inline]] inline X cfb8_byte(const KeySchedule& ks, const SerialConsts<P>& k, X reg,
                                           const uint8_t* in, uint8_t* out, bool encrypt) {
     X w[4];
     split_words(k, reg, w);
-    crypt1(rk, k, w);
+    E::crypt(ks, k, w);
     const uint32_t ks_byte = static_cast<uint32_t>(_mm_cvtsi128_si32(join_words(k, w))) & 0xff;
     const uint8_t c = static_cast<uint8_t>(*in ^ ks_byte);
     const uint8_t fb = encrypt ? c : *in;
@@ -171,14 +180,13 @@ template <class P>
     return _mm_or_si128(_mm_srli_si128(reg, 1), _mm_slli_si128(_mm_cvtsi32_si128(fb), 15));
 }
 
-template <class P>
+template <class P, class E>
 void cfb8_encrypt(const KeySchedule& ks, uint8_t iv[16], const uint8_t* in, uint8_t* out,
                   size_t n) {
     if (n == 0) return;
-    const uint32_t* rk = round_keys(ks, kEncQOff);
     const SerialConsts<P> k = load_serial<P>();
     X reg = ld<1>(iv);
-    for (; n; --n, ++in, ++out) reg = cfb8_byte(rk, k, reg, in, out, true);
+    for (; n; --n, ++in, ++out) reg = cfb8_byte<P, E>(ks, k, reg, in, out, true);
     st(iv, reg);
 }
 
@@ -186,7 +194,7 @@ void cfb8_encrypt(const KeySchedule& ks, uint8_t iv[16], const uint8_t* in, uint
 // ciphertext, all of it known. Per 16 bytes the 16 registers are windows
 // over (previous 16 ciphertext bytes || these 16), encrypted as one 16-block
 // chunk; the last 0..15 bytes go one at a time.
-template <class P>
+template <class P, class E>
 void cfb8_decrypt(const KeySchedule& ks, uint8_t iv[16], const uint8_t* in, uint8_t* out,
                   size_t n) {
     if (n == 0) return;
@@ -207,8 +215,7 @@ void cfb8_decrypt(const KeySchedule& ks, uint8_t iv[16], const uint8_t* in, uint
     }
     if (n != 0) {
         const SerialConsts<P> k = load_serial<P>();
-        const uint32_t* rkq = round_keys(ks, kEncQOff);
-        for (; n; --n, ++in, ++out) reg = cfb8_byte(rkq, k, reg, in, out, false);
+        for (; n; --n, ++in, ++out) reg = cfb8_byte<P, E>(ks, k, reg, in, out, false);
     }
     st(iv, reg);
 }
@@ -494,6 +501,14 @@ bool set_key(KeySchedule& ks, const uint8_t* key, size_t keylen) {
     for (unsigned r = 0; r < 32; r += 4)
         st(ks.bytes + kEncQOff + 4 * r,
            vxor(P::to_q(_mm_loadu_si128(reinterpret_cast<const X*>(rk + r)), s), pre_c));
+    // rk'_r ^ rk'_{r+1} and the same rotated by 16 (the last entry unused).
+    const uint32_t* rkq = round_keys(ks, kEncQOff);
+    for (unsigned r = 0; r < 32; ++r) {
+        const uint32_t d = r < 31 ? rkq[r] ^ rkq[r + 1] : 0;
+        const uint32_t d2 = rotl32(d, 16);
+        std::memcpy(ks.bytes + kEncDkOff + 4 * r, &d, 4);
+        std::memcpy(ks.bytes + kEncDk2Off + 4 * r, &d2, 4);
+    }
     secure_wipe(kw, sizeof kw);
     secure_wipe(rk, sizeof rk);
     return true;
@@ -501,7 +516,7 @@ bool set_key(KeySchedule& ks, const uint8_t* key, size_t keylen) {
 
 // ---- the descriptor -----------------------------------------------------------
 
-template <class P>
+template <class P, class E = SerialXmm<P>>
 constexpr BlockCore make_core(const char* name, uint32_t needs,
                               bool (*set_key_fn)(KeySchedule&, const uint8_t*, size_t)) {
     return BlockCore{
@@ -512,15 +527,15 @@ constexpr BlockCore make_core(const char* name, uint32_t needs,
         .set_key = set_key_fn,
         .encrypt_blocks = ecb_kernel<P, kEncOff>,
         .decrypt_blocks = ecb_kernel<P, kDecOff>,
-        .cbc_encrypt = cbc_encrypt<P>,
+        .cbc_encrypt = cbc_encrypt<P, E>,
         .cbc_decrypt = cbc_decrypt<P>,
-        .cfb_encrypt = cfb_encrypt<P>,
+        .cfb_encrypt = cfb_encrypt<P, E>,
         .cfb_decrypt = cfb_decrypt<P>,
-        .ofb = ofb<P>,
+        .ofb = ofb<P, E>,
         .ctr = ctr<P>,
-        .cfb8_encrypt = cfb8_encrypt<P>,
-        .cfb8_decrypt = cfb8_decrypt<P>,
-        .cbc_mac = cbc_mac<P>,
+        .cfb8_encrypt = cfb8_encrypt<P, E>,
+        .cfb8_decrypt = cfb8_decrypt<P, E>,
+        .cbc_mac = cbc_mac<P, E>,
         .xts_encrypt = xts_kernel<P, false, kEncOff>,
         .xts_decrypt = xts_kernel<P, false, kDecOff>,
         .xts_gb_encrypt = xts_kernel<P, true, kEncOff>,

@@ -31,6 +31,9 @@ extern const BlockCore sm4_aesni_avx2;
 // "sm4-gfni-avx2": SM4 S-box via VGF2P8AFFINEQB + VGF2P8AFFINEINVQB, otherwise
 // sm4-aesni-avx2's engine and modes (sm4_avx2.h, sm4_avx2_modes.h; sm4_gfni_avx2.cpp).
 extern const BlockCore sm4_gfni_avx2;
+// "sm4-gfni-avx512": sm4-gfni-avx2 with the serial modes on AVX-512VL
+// (VPTERNLOGD, VPROLD: a shorter round; sm4_serial_vl.h, sm4_gfni_avx512.cpp).
+extern const BlockCore sm4_gfni_avx512;
 // "twofish-avx2": AVX2 word-sliced Twofish, 16 blocks per step with VPGATHERDD
 // (or the scalar cipher where gathers are slow), scalar serial modes
 // (twofish_avx2.cpp, twofish_avx2_serial.cpp); not constant-time.
