@@ -4,15 +4,13 @@
 #include "provider/cipher_ctx.h"
 
 #include <openssl/core_names.h>
-#include <openssl/crypto.h>
 #include <openssl/params.h>
 
 #include "provider/mode_contexts.h"
+#include "provider/params.h"
 #include "provider/provider.h"
 
 namespace hwc {
-
-void wipe(void* p, size_t n) { OPENSSL_cleanse(p, n); }
 
 bool set_octets(OSSL_PARAM* p, const uint8_t* data, size_t len) {
     if (p->data_type == OSSL_PARAM_OCTET_PTR) return OSSL_PARAM_set_octet_ptr(p, data, len) == 1;
@@ -57,16 +55,16 @@ CipherCtx* CipherCtx::create(const ProvCtx* prov, const AlgorithmRow& row) {
 int algorithm_get_params(const AlgorithmRow& row, OSSL_PARAM params[]) {
     const ModeTraits t = mode_traits(row.mode);
     OSSL_PARAM* p;
-    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_MODE)) != nullptr &&
+    if ((p = param_locate(params, OSSL_CIPHER_PARAM_MODE)) != nullptr &&
         !OSSL_PARAM_set_uint(p, t.evp_mode))
         return 0;
-    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_KEYLEN)) != nullptr &&
+    if ((p = param_locate(params, OSSL_CIPHER_PARAM_KEYLEN)) != nullptr &&
         !OSSL_PARAM_set_size_t(p, key_bytes(row)))
         return 0;
-    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_IVLEN)) != nullptr &&
+    if ((p = param_locate(params, OSSL_CIPHER_PARAM_IVLEN)) != nullptr &&
         !OSSL_PARAM_set_size_t(p, t.ivlen))
         return 0;
-    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_BLOCK_SIZE)) != nullptr &&
+    if ((p = param_locate(params, OSSL_CIPHER_PARAM_BLOCK_SIZE)) != nullptr &&
         !OSSL_PARAM_set_size_t(p, t.blocksize))
         return 0;
     const struct { const char* key; bool value; } flags[] = {
@@ -77,7 +75,7 @@ int algorithm_get_params(const AlgorithmRow& row, OSSL_PARAM params[]) {
         {OSSL_CIPHER_PARAM_HAS_RAND_KEY, false},
     };
     for (const auto& f : flags) {
-        if ((p = OSSL_PARAM_locate(params, f.key)) != nullptr && !OSSL_PARAM_set_int(p, f.value))
+        if ((p = param_locate(params, f.key)) != nullptr && !OSSL_PARAM_set_int(p, f.value))
             return 0;
     }
     return 1;

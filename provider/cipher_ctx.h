@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "cores/wipe.h"
 #include "provider/catalogue.h"
 
 namespace hwc {
@@ -66,8 +67,12 @@ const ModeOps& mode_ops(Mode m);
 int algorithm_get_params(const AlgorithmRow& row, OSSL_PARAM params[]);
 const OSSL_PARAM* algorithm_gettable_params();
 
-// Wipes secret memory in a way the compiler may not elide.
-void wipe(void* p, size_t n);
+// Wipes secret memory in a way the compiler may not elide (cores/wipe.h).
+// Inline rather than OPENSSL_cleanse: the AEAD contexts wipe a dozen small
+// blocks per message (nonce-derived state, keystream, tags), and a
+// fixed-size wipe inlines to a few vector stores instead of a call into
+// libcrypto's byte-granular loop.
+inline void wipe(void* p, size_t n) { secure_wipe(p, n); }
 
 // Answers an "iv"-like parameter as an octet string (copy) or an octet
 // pointer (legacy EVP_CIPHER_CTX_iv()), whichever the caller asked for.

@@ -11,6 +11,7 @@
 #include <cstring>
 
 #include "provider/errors.h"
+#include "provider/params.h"
 #include "provider/provider.h"
 #include "provider/tls_cbc.h"
 
@@ -88,39 +89,39 @@ bool ClassicCtx::ready() const {
 int ClassicCtx::get_ctx_params(OSSL_PARAM params[]) {
     if (params == nullptr) return 1;
     OSSL_PARAM* p;
-    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_KEYLEN)) != nullptr &&
+    if ((p = param_locate(params, OSSL_CIPHER_PARAM_KEYLEN)) != nullptr &&
         !OSSL_PARAM_set_size_t(p, key_len())) {
         HWC_RAISE(prov_, kErrInvalidParam, "keylen");
         return 0;
     }
-    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_IVLEN)) != nullptr &&
+    if ((p = param_locate(params, OSSL_CIPHER_PARAM_IVLEN)) != nullptr &&
         !OSSL_PARAM_set_size_t(p, iv_len())) {
         HWC_RAISE(prov_, kErrInvalidParam, "ivlen");
         return 0;
     }
-    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_PADDING)) != nullptr &&
+    if ((p = param_locate(params, OSSL_CIPHER_PARAM_PADDING)) != nullptr &&
         !OSSL_PARAM_set_uint(p, padding_ ? 1 : 0)) {
         HWC_RAISE(prov_, kErrInvalidParam, "padding");
         return 0;
     }
-    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_NUM)) != nullptr &&
+    if ((p = param_locate(params, OSSL_CIPHER_PARAM_NUM)) != nullptr &&
         !OSSL_PARAM_set_uint(p, num_)) {
         HWC_RAISE(prov_, kErrInvalidParam, "num");
         return 0;
     }
-    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_IV)) != nullptr &&
+    if ((p = param_locate(params, OSSL_CIPHER_PARAM_IV)) != nullptr &&
         !set_octets(p, oiv_, iv_len())) {
         HWC_RAISE(prov_, kErrInvalidParam, "iv");
         return 0;
     }
-    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_UPDATED_IV)) != nullptr &&
+    if ((p = param_locate(params, OSSL_CIPHER_PARAM_UPDATED_IV)) != nullptr &&
         !set_octets(p, iv_, iv_len())) {
         HWC_RAISE(prov_, kErrInvalidParam, "updated-iv");
         return 0;
     }
     // libssl asks for a pointer to the MAC of the record just decrypted; like
     // the default provider, answer with a null pointer before there is one.
-    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_TLS_MAC)) != nullptr) {
+    if ((p = param_locate(params, OSSL_CIPHER_PARAM_TLS_MAC)) != nullptr) {
         const uint8_t* mac = tls_mac();
         const bool ok = mac != nullptr ? set_octets(p, mac, tls_mac_size_)
                                        : OSSL_PARAM_set_octet_ptr(p, nullptr, tls_mac_size_) == 1;
@@ -135,7 +136,7 @@ int ClassicCtx::get_ctx_params(OSSL_PARAM params[]) {
 int ClassicCtx::set_ctx_params(const OSSL_PARAM params[]) {
     if (params == nullptr) return 1;
     const OSSL_PARAM* p;
-    if ((p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_PADDING)) != nullptr) {
+    if ((p = param_locate(params, OSSL_CIPHER_PARAM_PADDING)) != nullptr) {
         unsigned int pad;
         if (!OSSL_PARAM_get_uint(p, &pad)) {
             HWC_RAISE(prov_, kErrInvalidParam, "padding");
@@ -143,7 +144,7 @@ int ClassicCtx::set_ctx_params(const OSSL_PARAM params[]) {
         }
         padding_ = pad != 0;
     }
-    if ((p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_NUM)) != nullptr) {
+    if ((p = param_locate(params, OSSL_CIPHER_PARAM_NUM)) != nullptr) {
         unsigned int num;
         if (!OSSL_PARAM_get_uint(p, &num) || num >= kBlockSize) {
             HWC_RAISE(prov_, kErrInvalidNum, "num must be below %zu", kBlockSize);
@@ -154,7 +155,7 @@ int ClassicCtx::set_ctx_params(const OSSL_PARAM params[]) {
     // The key length is fixed per algorithm: accept a restatement of it (some
     // applications set it before init) and refuse anything else rather than
     // silently ignoring it.
-    if ((p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_KEYLEN)) != nullptr) {
+    if ((p = param_locate(params, OSSL_CIPHER_PARAM_KEYLEN)) != nullptr) {
         size_t keylen;
         if (!OSSL_PARAM_get_size_t(p, &keylen) || keylen != key_len()) {
             HWC_RAISE(prov_, kErrInvalidKeyLength, "key length is fixed at %zu", key_len());
@@ -165,7 +166,7 @@ int ClassicCtx::set_ctx_params(const OSSL_PARAM params[]) {
     // provider's do (libssl sets them on every record cipher and fails the
     // handshake otherwise); only CBC acts on them. libssl passes the version
     // as an int, which OSSL_PARAM_get_uint converts.
-    if ((p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_TLS_VERSION)) != nullptr) {
+    if ((p = param_locate(params, OSSL_CIPHER_PARAM_TLS_VERSION)) != nullptr) {
         unsigned int version;
         if (!OSSL_PARAM_get_uint(p, &version)) {
             HWC_RAISE(prov_, kErrInvalidParam, "tls-version");
@@ -173,7 +174,7 @@ int ClassicCtx::set_ctx_params(const OSSL_PARAM params[]) {
         }
         tls_version_ = version;
     }
-    if ((p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_TLS_MAC_SIZE)) != nullptr) {
+    if ((p = param_locate(params, OSSL_CIPHER_PARAM_TLS_MAC_SIZE)) != nullptr) {
         size_t size;
         // No TLS MAC is longer than the largest digest (64 bytes).
         if (!OSSL_PARAM_get_size_t(p, &size) || size > kMaxTlsMacSize) {

@@ -15,6 +15,7 @@
 #include "provider/cmac_engine.h"
 #include "provider/errors.h"
 #include "provider/mac_ctx.h"
+#include "provider/params.h"
 #include "provider/provider.h"
 
 namespace hwc {
@@ -124,7 +125,7 @@ int CmacCtx::get_ctx_params(OSSL_PARAM params[]) {
     // Every hwcipher block cipher has 16-byte blocks, so the MAC is 16 bytes
     // whatever the cipher.
     for (const char* key : {OSSL_MAC_PARAM_SIZE, OSSL_MAC_PARAM_BLOCK_SIZE}) {
-        OSSL_PARAM* p = OSSL_PARAM_locate(params, key);
+        OSSL_PARAM* p = param_locate(params, key);
         if (p != nullptr && !OSSL_PARAM_set_size_t(p, kBlockSize)) {
             HWC_RAISE(prov_, kErrInvalidParam, "%s", key);
             return 0;
@@ -138,13 +139,13 @@ int CmacCtx::set_ctx_params(const OSSL_PARAM params[]) {
     const OSSL_PARAM* p;
     // "properties" selects how OpenSSL would fetch the cipher; hwcipher runs
     // its own core, so only the type is checked.
-    if ((p = OSSL_PARAM_locate_const(params, OSSL_MAC_PARAM_PROPERTIES)) != nullptr &&
+    if ((p = param_locate(params, OSSL_MAC_PARAM_PROPERTIES)) != nullptr &&
         p->data_type != OSSL_PARAM_UTF8_STRING) {
         HWC_RAISE(prov_, kErrInvalidParam, "properties must be a UTF-8 string");
         return 0;
     }
     // The cipher before the key, whatever their order in the array.
-    if ((p = OSSL_PARAM_locate_const(params, OSSL_MAC_PARAM_CIPHER)) != nullptr) {
+    if ((p = param_locate(params, OSSL_MAC_PARAM_CIPHER)) != nullptr) {
         const char* name = nullptr;
         if (!OSSL_PARAM_get_utf8_string_ptr(p, &name) || name == nullptr) {
             HWC_RAISE(prov_, kErrInvalidParam, "cipher must be a UTF-8 string");
@@ -152,7 +153,7 @@ int CmacCtx::set_ctx_params(const OSSL_PARAM params[]) {
         }
         if (!set_cipher(name)) return 0;
     }
-    if ((p = OSSL_PARAM_locate_const(params, OSSL_MAC_PARAM_KEY)) != nullptr) {
+    if ((p = param_locate(params, OSSL_MAC_PARAM_KEY)) != nullptr) {
         const void* key = nullptr;
         size_t keylen = 0;
         if (!OSSL_PARAM_get_octet_string_ptr(p, &key, &keylen)) {

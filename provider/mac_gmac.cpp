@@ -19,6 +19,7 @@
 #include "provider/errors.h"
 #include "provider/gcm_engine.h"
 #include "provider/mac_ctx.h"
+#include "provider/params.h"
 #include "provider/provider.h"
 
 namespace hwc {
@@ -160,7 +161,7 @@ int GmacCtx::final(uint8_t* out, size_t* outl, size_t outsize) {
 
 int GmacCtx::get_ctx_params(OSSL_PARAM params[]) {
     if (params == nullptr) return 1;
-    OSSL_PARAM* p = OSSL_PARAM_locate(params, OSSL_MAC_PARAM_SIZE);
+    OSSL_PARAM* p = param_locate(params, OSSL_MAC_PARAM_SIZE);
     if (p != nullptr && !OSSL_PARAM_set_size_t(p, kGmacSize)) {
         HWC_RAISE(prov_, kErrInvalidParam, "size");
         return 0;
@@ -171,13 +172,13 @@ int GmacCtx::get_ctx_params(OSSL_PARAM params[]) {
 int GmacCtx::set_ctx_params(const OSSL_PARAM params[]) {
     if (params == nullptr) return 1;
     const OSSL_PARAM* p;
-    if ((p = OSSL_PARAM_locate_const(params, OSSL_MAC_PARAM_PROPERTIES)) != nullptr &&
+    if ((p = param_locate(params, OSSL_MAC_PARAM_PROPERTIES)) != nullptr &&
         p->data_type != OSSL_PARAM_UTF8_STRING) {
         HWC_RAISE(prov_, kErrInvalidParam, "properties must be a UTF-8 string");
         return 0;
     }
     // Cipher, then key, then IV, whatever their order in the array.
-    if ((p = OSSL_PARAM_locate_const(params, OSSL_MAC_PARAM_CIPHER)) != nullptr) {
+    if ((p = param_locate(params, OSSL_MAC_PARAM_CIPHER)) != nullptr) {
         const char* name = nullptr;
         if (!OSSL_PARAM_get_utf8_string_ptr(p, &name) || name == nullptr) {
             HWC_RAISE(prov_, kErrInvalidParam, "cipher must be a UTF-8 string");
@@ -185,7 +186,7 @@ int GmacCtx::set_ctx_params(const OSSL_PARAM params[]) {
         }
         if (!set_cipher(name)) return 0;
     }
-    if ((p = OSSL_PARAM_locate_const(params, OSSL_MAC_PARAM_KEY)) != nullptr) {
+    if ((p = param_locate(params, OSSL_MAC_PARAM_KEY)) != nullptr) {
         const void* key = nullptr;
         size_t keylen = 0;
         if (!OSSL_PARAM_get_octet_string_ptr(p, &key, &keylen)) {
@@ -194,7 +195,7 @@ int GmacCtx::set_ctx_params(const OSSL_PARAM params[]) {
         }
         if (!set_key(static_cast<const uint8_t*>(key), keylen)) return 0;
     }
-    if ((p = OSSL_PARAM_locate_const(params, OSSL_MAC_PARAM_IV)) != nullptr) {
+    if ((p = param_locate(params, OSSL_MAC_PARAM_IV)) != nullptr) {
         const void* iv = nullptr;
         size_t ivlen = 0;
         if (!OSSL_PARAM_get_octet_string_ptr(p, &iv, &ivlen) || iv == nullptr) {
@@ -207,7 +208,7 @@ int GmacCtx::set_ctx_params(const OSSL_PARAM params[]) {
 }
 
 int gmac_get_params(OSSL_PARAM params[]) {
-    OSSL_PARAM* p = OSSL_PARAM_locate(params, OSSL_MAC_PARAM_SIZE);
+    OSSL_PARAM* p = param_locate(params, OSSL_MAC_PARAM_SIZE);
     return p == nullptr || OSSL_PARAM_set_size_t(p, kGmacSize) ? 1 : 0;
 }
 

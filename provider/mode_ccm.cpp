@@ -29,6 +29,7 @@
 #include "cores/modes.h"
 #include "provider/errors.h"
 #include "provider/mode_contexts.h"
+#include "provider/params.h"
 #include "provider/provider.h"
 
 namespace hwc {
@@ -408,33 +409,33 @@ int CcmCtx::tls_record(uint8_t* out, size_t* outl, const uint8_t* in, size_t len
 int CcmCtx::get_ctx_params(OSSL_PARAM params[]) {
     if (params == nullptr) return 1;
     OSSL_PARAM* p;
-    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_KEYLEN)) != nullptr &&
+    if ((p = param_locate(params, OSSL_CIPHER_PARAM_KEYLEN)) != nullptr &&
         !OSSL_PARAM_set_size_t(p, key_len())) {
         HWC_RAISE(prov_, kErrInvalidParam, "keylen");
         return 0;
     }
-    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_IVLEN)) != nullptr &&
+    if ((p = param_locate(params, OSSL_CIPHER_PARAM_IVLEN)) != nullptr &&
         !OSSL_PARAM_set_size_t(p, nonce_len())) {
         HWC_RAISE(prov_, kErrInvalidParam, "ivlen");
         return 0;
     }
-    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_AEAD_TAGLEN)) != nullptr &&
+    if ((p = param_locate(params, OSSL_CIPHER_PARAM_AEAD_TAGLEN)) != nullptr &&
         !OSSL_PARAM_set_size_t(p, M_)) {
         HWC_RAISE(prov_, kErrInvalidParam, "taglen");
         return 0;
     }
     for (const char* key : {OSSL_CIPHER_PARAM_IV, OSSL_CIPHER_PARAM_UPDATED_IV}) {
-        if ((p = OSSL_PARAM_locate(params, key)) != nullptr && !set_octets(p, nonce_, nonce_len())) {
+        if ((p = param_locate(params, key)) != nullptr && !set_octets(p, nonce_, nonce_len())) {
             HWC_RAISE(prov_, kErrInvalidIvLength, "%s: need %zu bytes", key, nonce_len());
             return 0;
         }
     }
-    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_AEAD_TLS1_AAD_PAD)) != nullptr &&
+    if ((p = param_locate(params, OSSL_CIPHER_PARAM_AEAD_TLS1_AAD_PAD)) != nullptr &&
         !OSSL_PARAM_set_size_t(p, tls_pad_)) {
         HWC_RAISE(prov_, kErrInvalidParam, "tlsaadpad");
         return 0;
     }
-    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_AEAD_TAG)) != nullptr) {
+    if ((p = param_locate(params, OSSL_CIPHER_PARAM_AEAD_TAG)) != nullptr) {
         if (!encrypt_ || !tag_ready_) {
             HWC_RAISE(prov_, kErrTagNotSet, "no tag computed (encrypt the data first)");
             return 0;
@@ -457,7 +458,7 @@ int CcmCtx::get_ctx_params(OSSL_PARAM params[]) {
 int CcmCtx::set_ctx_params(const OSSL_PARAM params[]) {
     if (params == nullptr) return 1;
     const OSSL_PARAM* p;
-    if ((p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_AEAD_TAG)) != nullptr) {
+    if ((p = param_locate(params, OSSL_CIPHER_PARAM_AEAD_TAG)) != nullptr) {
         const size_t n = p->data_size;
         if (p->data_type != OSSL_PARAM_OCTET_STRING || n < 4 || n > 16 || (n & 1) != 0) {
             HWC_RAISE(prov_, kErrInvalidTagLength, "ccm tags are 4, 6, ..., 16 bytes, not %zu", n);
@@ -473,7 +474,7 @@ int CcmCtx::set_ctx_params(const OSSL_PARAM params[]) {
         }
         M_ = static_cast<unsigned>(n);
     }
-    if ((p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_IVLEN)) != nullptr) {
+    if ((p = param_locate(params, OSSL_CIPHER_PARAM_IVLEN)) != nullptr) {
         size_t sz;
         if (!OSSL_PARAM_get_size_t(p, &sz) || sz < 7 || sz > 13) {
             HWC_RAISE(prov_, kErrInvalidIvLength, "ccm nonces are 7..13 bytes (L = 8..2)");
@@ -486,7 +487,7 @@ int CcmCtx::set_ctx_params(const OSSL_PARAM params[]) {
             reset_message();
         }
     }
-    if ((p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_AEAD_TLS1_AAD)) != nullptr) {
+    if ((p = param_locate(params, OSSL_CIPHER_PARAM_AEAD_TLS1_AAD)) != nullptr) {
         if (p->data_type != OSSL_PARAM_OCTET_STRING || p->data == nullptr ||
             p->data_size != kTlsAadLen) {
             HWC_RAISE(prov_, kErrInvalidParam, "tlsaad must be %zu bytes", kTlsAadLen);
@@ -509,7 +510,7 @@ int CcmCtx::set_ctx_params(const OSSL_PARAM params[]) {
         tls_aad_set_ = true;
         tls_pad_ = M_;
     }
-    if ((p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_AEAD_TLS1_IV_FIXED)) != nullptr) {
+    if ((p = param_locate(params, OSSL_CIPHER_PARAM_AEAD_TLS1_IV_FIXED)) != nullptr) {
         if (p->data_type != OSSL_PARAM_OCTET_STRING || p->data == nullptr ||
             p->data_size != kTlsFixedIvLen) {
             HWC_RAISE(prov_, kErrInvalidIvLength, "tlsivfixed must be %zu bytes", kTlsFixedIvLen);
@@ -517,13 +518,13 @@ int CcmCtx::set_ctx_params(const OSSL_PARAM params[]) {
         }
         std::memcpy(nonce_, p->data, kTlsFixedIvLen);
     }
-    if (OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_AEAD_TLS1_SET_IV_INV) != nullptr) {
+    if (param_locate(params, OSSL_CIPHER_PARAM_AEAD_TLS1_SET_IV_INV) != nullptr) {
         // Listed because the default provider lists it; CCM records carry
         // their explicit nonce, so there is nothing to install.
         HWC_RAISE(prov_, kErrInvalidParam, "tlsivinv is a GCM parameter");
         return 0;
     }
-    if ((p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_KEYLEN)) != nullptr) {
+    if ((p = param_locate(params, OSSL_CIPHER_PARAM_KEYLEN)) != nullptr) {
         size_t keylen;
         if (!OSSL_PARAM_get_size_t(p, &keylen) || keylen != key_len()) {
             HWC_RAISE(prov_, kErrInvalidKeyLength, "key length is fixed at %zu", key_len());

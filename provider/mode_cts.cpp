@@ -19,6 +19,7 @@
 #include "provider/classic_ctx.h"
 #include "provider/errors.h"
 #include "provider/mode_contexts.h"
+#include "provider/params.h"
 
 namespace hwc {
 
@@ -156,7 +157,7 @@ void CtsModeCtx::decrypt(const uint8_t* in, uint8_t* out, size_t len) {
 
 int CtsModeCtx::get_ctx_params(OSSL_PARAM params[]) {
     if (!ClassicCtx::get_ctx_params(params)) return 0;
-    OSSL_PARAM* p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_CTS_MODE);
+    OSSL_PARAM* p = param_locate(params, OSSL_CIPHER_PARAM_CTS_MODE);
     if (p != nullptr) {
         const char* name = variant_ == CtsVariant::cs1 ? "CS1"
                          : variant_ == CtsVariant::cs2 ? "CS2" : "CS3";
@@ -170,7 +171,7 @@ int CtsModeCtx::get_ctx_params(OSSL_PARAM params[]) {
 
 int CtsModeCtx::set_ctx_params(const OSSL_PARAM params[]) {
     if (!ClassicCtx::set_ctx_params(params)) return 0;
-    const OSSL_PARAM* p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_CTS_MODE);
+    const OSSL_PARAM* p = param_locate(params, OSSL_CIPHER_PARAM_CTS_MODE);
     if (p != nullptr) {
         const char* name = nullptr;
         if (!OSSL_PARAM_get_utf8_string_ptr(p, &name)) {

@@ -15,6 +15,7 @@
 #include "provider/errors.h"
 #include "provider/gcm_engine.h"
 #include "provider/mode_contexts.h"
+#include "provider/params.h"
 #include "provider/provider.h"
 
 namespace hwc {
@@ -344,23 +345,23 @@ bool GcmCtx::set_iv_fixed(const OSSL_PARAM* p) {
 int GcmCtx::get_ctx_params(OSSL_PARAM params[]) {
     if (params == nullptr) return 1;
     OSSL_PARAM* p;
-    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_KEYLEN)) != nullptr &&
+    if ((p = param_locate(params, OSSL_CIPHER_PARAM_KEYLEN)) != nullptr &&
         !OSSL_PARAM_set_size_t(p, key_bytes(*row_))) {
         HWC_RAISE(prov_, kErrInvalidParam, "keylen");
         return 0;
     }
-    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_IVLEN)) != nullptr &&
+    if ((p = param_locate(params, OSSL_CIPHER_PARAM_IVLEN)) != nullptr &&
         !OSSL_PARAM_set_size_t(p, ivlen_)) {
         HWC_RAISE(prov_, kErrInvalidParam, "ivlen");
         return 0;
     }
-    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_AEAD_TAGLEN)) != nullptr &&
+    if ((p = param_locate(params, OSSL_CIPHER_PARAM_AEAD_TAGLEN)) != nullptr &&
         !OSSL_PARAM_set_size_t(p, taglen_)) {
         HWC_RAISE(prov_, kErrInvalidParam, "taglen");
         return 0;
     }
     for (const char* key : {OSSL_CIPHER_PARAM_IV, OSSL_CIPHER_PARAM_UPDATED_IV}) {
-        if ((p = OSSL_PARAM_locate(params, key)) == nullptr) continue;
+        if ((p = param_locate(params, key)) == nullptr) continue;
         if (iv_state_ == IvState::none) {
             HWC_RAISE(prov_, kErrNoIvSet);
             return 0;
@@ -370,7 +371,7 @@ int GcmCtx::get_ctx_params(OSSL_PARAM params[]) {
             return 0;
         }
     }
-    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_AEAD_TAG)) != nullptr) {
+    if ((p = param_locate(params, OSSL_CIPHER_PARAM_AEAD_TAG)) != nullptr) {
         const size_t sz = p->data_size;
         if (!encrypt_ || !tag_ready_) {
             HWC_RAISE(prov_, kErrTagNotSet, "the tag is available after encryption's final");
@@ -381,12 +382,12 @@ int GcmCtx::get_ctx_params(OSSL_PARAM params[]) {
             return 0;
         }
     }
-    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_AEAD_TLS1_AAD_PAD)) != nullptr &&
+    if ((p = param_locate(params, OSSL_CIPHER_PARAM_AEAD_TLS1_AAD_PAD)) != nullptr &&
         !OSSL_PARAM_set_size_t(p, tls_aad_pad_)) {
         HWC_RAISE(prov_, kErrInvalidParam, "tlsaadpad");
         return 0;
     }
-    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_AEAD_TLS1_GET_IV_GEN)) != nullptr) {
+    if ((p = param_locate(params, OSSL_CIPHER_PARAM_AEAD_TLS1_GET_IV_GEN)) != nullptr) {
         if (p->data == nullptr || p->data_type != OSSL_PARAM_OCTET_STRING ||
             !iv_gen(static_cast<uint8_t*>(p->data), p->data_size)) {
             HWC_RAISE(prov_, kErrInvalidParam, "tlsivgen");
@@ -399,7 +400,7 @@ int GcmCtx::get_ctx_params(OSSL_PARAM params[]) {
 int GcmCtx::set_ctx_params(const OSSL_PARAM params[]) {
     if (params == nullptr) return 1;
     const OSSL_PARAM* p;
-    if ((p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_AEAD_TAG)) != nullptr) {
+    if ((p = param_locate(params, OSSL_CIPHER_PARAM_AEAD_TAG)) != nullptr) {
         if (p->data_type != OSSL_PARAM_OCTET_STRING || p->data == nullptr) {
             HWC_RAISE(prov_, kErrInvalidParam, "tag must be an octet string");
             return 0;
@@ -416,7 +417,7 @@ int GcmCtx::set_ctx_params(const OSSL_PARAM params[]) {
         taglen_ = p->data_size;
         tag_set_ = true;
     }
-    if ((p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_AEAD_IVLEN)) != nullptr) {
+    if ((p = param_locate(params, OSSL_CIPHER_PARAM_AEAD_IVLEN)) != nullptr) {
         size_t sz;
         if (!OSSL_PARAM_get_size_t(p, &sz) || sz == 0 || sz > kMaxIvLen) {
             HWC_RAISE(prov_, kErrInvalidIvLength, "gcm iv length allowed 1..%zu", kMaxIvLen);
@@ -425,7 +426,7 @@ int GcmCtx::set_ctx_params(const OSSL_PARAM params[]) {
         ivlen_ = sz;
         iv_state_ = IvState::none;
     }
-    if ((p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_AEAD_TLS1_AAD)) != nullptr) {
+    if ((p = param_locate(params, OSSL_CIPHER_PARAM_AEAD_TLS1_AAD)) != nullptr) {
         if (p->data_type != OSSL_PARAM_OCTET_STRING || p->data == nullptr ||
             p->data_size != kTlsAadLen) {
             HWC_RAISE(prov_, kErrInvalidParam, "tlsaad must be %zu bytes", kTlsAadLen);
@@ -448,12 +449,12 @@ int GcmCtx::set_ctx_params(const OSSL_PARAM params[]) {
         tls_aad_set_ = true;
         tls_aad_pad_ = kTagLen;
     }
-    if ((p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_AEAD_TLS1_IV_FIXED)) != nullptr &&
+    if ((p = param_locate(params, OSSL_CIPHER_PARAM_AEAD_TLS1_IV_FIXED)) != nullptr &&
         !set_iv_fixed(p)) {
         HWC_RAISE(prov_, kErrInvalidIvLength, "tlsivfixed: 4..ivlen-8 bytes (or -1: whole iv)");
         return 0;
     }
-    if ((p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_AEAD_TLS1_SET_IV_INV)) != nullptr) {
+    if ((p = param_locate(params, OSSL_CIPHER_PARAM_AEAD_TLS1_SET_IV_INV)) != nullptr) {
         if (p->data_type != OSSL_PARAM_OCTET_STRING || p->data == nullptr ||
             !iv_inv(static_cast<const uint8_t*>(p->data), p->data_size))
             return 0;

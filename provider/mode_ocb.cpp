@@ -31,6 +31,7 @@
 #include "cores/modes.h"
 #include "provider/errors.h"
 #include "provider/mode_contexts.h"
+#include "provider/params.h"
 #include "provider/provider.h"
 
 namespace hwc {
@@ -64,6 +65,7 @@ public:
         wipe(lstar_, sizeof lstar_);
         wipe(ldollar_, sizeof ldollar_);
         wipe(l_, sizeof l_);
+        wipe(stretch_, sizeof stretch_);
         wipe(iv_, sizeof iv_);
         wipe(tag_, sizeof tag_);
         wipe_message();
@@ -133,6 +135,10 @@ private:
     uint8_t ldollar_[kBlockSize] = {};
     uint8_t l_[kLevels][kBlockSize] = {};
     size_t l_levels_ = 0; // L_0..L_{l_levels_-1} are valid
+    // Stretch of the last nonce (start_message), valid for this key only.
+    uint8_t stretch_[24] = {};
+    uint8_t stretch_nonce_[kBlockSize] = {}; // the formatted nonce it belongs to
+    bool stretch_valid_ = false;
     // Message state: data offset and checksum, AAD offset and sum, and the
     // partial blocks held back until more input or final.
     uint8_t offset_[kBlockSize] = {};
@@ -171,6 +177,8 @@ int OcbCtx::init(bool encrypt, const uint8_t* key, size_t keylen, const uint8_t*
             return 0;
         }
         wipe(&ks_, sizeof ks_);
+        wipe(stretch_, sizeof stretch_);
+        stretch_valid_ = false;
         key_set_ = false;
         if (!core_->set_key(ks_, key, keylen)) {
             HWC_RAISE(prov_, kErrInvalidKeyLength, "core %s refused the key", core_->name);
@@ -213,17 +221,25 @@ void OcbCtx::start_message() {
     std::memcpy(nonce + kBlockSize - ivlen_, iv_, ivlen_);
     const unsigned bottom = nonce[15] & 0x3F;
     nonce[15] &= 0xC0;
-    uint8_t stretch[24];
-    ecb_encrypt(*core_, ks_, nonce, stretch, 1); // Ktop
-    for (size_t i = 0; i < 8; ++i) stretch[16 + i] = static_cast<uint8_t>(stretch[i] ^ stretch[i + 1]);
+    // Stretch = Ktop || (Ktop[1..64] ^ Ktop[9..72]) depends on the nonce
+    // without its last 6 bits: consecutive nonces (a counter) share it, so
+    // it is kept for the next message (RFC 7253 §4.2 notes this) and the
+    // cipher call is saved. The formatted nonce is public; Stretch is not,
+    // and is wiped with the key.
+    if (!stretch_valid_ || std::memcmp(stretch_nonce_, nonce, kBlockSize) != 0) {
+        ecb_encrypt(*core_, ks_, nonce, stretch_, 1); // Ktop
+        for (size_t i = 0; i < 8; ++i)
+            stretch_[16 + i] = static_cast<uint8_t>(stretch_[i] ^ stretch_[i + 1]);
+        std::memcpy(stretch_nonce_, nonce, kBlockSize);
+        stretch_valid_ = true;
+    }
     const size_t byte = bottom / 8;
     const unsigned bit = bottom % 8;
     for (size_t i = 0; i < kBlockSize; ++i) {
-        offset_[i] = bit == 0 ? stretch[i + byte]
-                              : static_cast<uint8_t>(stretch[i + byte] << bit |
-                                                     stretch[i + byte + 1] >> (8 - bit));
+        offset_[i] = bit == 0 ? stretch_[i + byte]
+                              : static_cast<uint8_t>(stretch_[i + byte] << bit |
+                                                     stretch_[i + byte + 1] >> (8 - bit));
     }
-    wipe(stretch, sizeof stretch);
     wipe(nonce, sizeof nonce);
     iv_state_ = IvState::active;
 }
@@ -369,19 +385,19 @@ int OcbCtx::get_ctx_params(OSSL_PARAM params[]) {
         {OSSL_CIPHER_PARAM_AEAD_TAGLEN, taglen_},
     };
     for (const auto& s : sizes) {
-        if ((p = OSSL_PARAM_locate(params, s.key)) != nullptr && !OSSL_PARAM_set_size_t(p, s.value)) {
+        if ((p = param_locate(params, s.key)) != nullptr && !OSSL_PARAM_set_size_t(p, s.value)) {
             HWC_RAISE(prov_, kErrInvalidParam, "%s", s.key);
             return 0;
         }
     }
     // OCB keeps no running IV: "updated-iv" is the nonce, as in the default provider.
     for (const char* key : {OSSL_CIPHER_PARAM_IV, OSSL_CIPHER_PARAM_UPDATED_IV}) {
-        if ((p = OSSL_PARAM_locate(params, key)) != nullptr && !set_octets(p, iv_, ivlen_)) {
+        if ((p = param_locate(params, key)) != nullptr && !set_octets(p, iv_, ivlen_)) {
             HWC_RAISE(prov_, kErrInvalidIvLength, "%s: need %zu bytes", key, ivlen_);
             return 0;
         }
     }
-    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_AEAD_TAG)) != nullptr) {
+    if ((p = param_locate(params, OSSL_CIPHER_PARAM_AEAD_TAG)) != nullptr) {
         if (p->data_type != OSSL_PARAM_OCTET_STRING || p->data == nullptr ||
             p->data_size != taglen_) {
             HWC_RAISE(prov_, kErrInvalidTagLength, "request exactly the %zu-byte tag", taglen_);
@@ -400,7 +416,7 @@ int OcbCtx::get_ctx_params(OSSL_PARAM params[]) {
 int OcbCtx::set_ctx_params(const OSSL_PARAM params[]) {
     if (params == nullptr) return 1;
     const OSSL_PARAM* p;
-    if ((p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_AEAD_TAG)) != nullptr) {
+    if ((p = param_locate(params, OSSL_CIPHER_PARAM_AEAD_TAG)) != nullptr) {
         if (p->data_type != OSSL_PARAM_OCTET_STRING) {
             HWC_RAISE(prov_, kErrInvalidParam, "tag must be an octet string");
             return 0;
@@ -431,7 +447,7 @@ int OcbCtx::set_ctx_params(const OSSL_PARAM params[]) {
             tag_set_ = true;
         }
     }
-    if ((p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_IVLEN)) != nullptr) {
+    if ((p = param_locate(params, OSSL_CIPHER_PARAM_IVLEN)) != nullptr) {
         size_t sz;
         if (!OSSL_PARAM_get_size_t(p, &sz) || sz < 1 || sz > 15) {
             HWC_RAISE(prov_, kErrInvalidIvLength, "ocb nonces are 1..15 bytes");
@@ -443,7 +459,7 @@ int OcbCtx::set_ctx_params(const OSSL_PARAM params[]) {
             wipe_message();
         }
     }
-    if ((p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_KEYLEN)) != nullptr) {
+    if ((p = param_locate(params, OSSL_CIPHER_PARAM_KEYLEN)) != nullptr) {
         size_t keylen;
         if (!OSSL_PARAM_get_size_t(p, &keylen) || keylen != key_len()) {
             HWC_RAISE(prov_, kErrInvalidKeyLength, "key length is fixed at %zu", key_len());

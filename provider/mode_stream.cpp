@@ -19,6 +19,7 @@
 #include "provider/classic_ctx.h"
 #include "provider/errors.h"
 #include "provider/mode_contexts.h"
+#include "provider/params.h"
 
 namespace hwc {
 
@@ -150,7 +151,7 @@ void StreamModeCtx::ofb_or_ctr(const uint8_t* in, uint8_t* out, size_t len) {
 
 int StreamModeCtx::set_ctx_params(const OSSL_PARAM params[]) {
     if (!ClassicCtx::set_ctx_params(params)) return 0;
-    const OSSL_PARAM* p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_USE_BITS);
+    const OSSL_PARAM* p = param_locate(params, OSSL_CIPHER_PARAM_USE_BITS);
     if (p != nullptr) {
         unsigned int bits;
         if (!OSSL_PARAM_get_uint(p, &bits)) {

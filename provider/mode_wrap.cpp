@@ -22,6 +22,7 @@
 #include "cores/modes.h"
 #include "provider/errors.h"
 #include "provider/mode_contexts.h"
+#include "provider/params.h"
 #include "provider/provider.h"
 
 namespace hwc {
@@ -310,37 +311,37 @@ int WrapCtx::get_ctx_params(OSSL_PARAM params[]) {
     // The default provider answers with its generic values: padding says
     // whether this is KWP, num is 0, both IVs are the custom ICV (zeros
     // when none was given).
-    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_KEYLEN)) != nullptr &&
+    if ((p = param_locate(params, OSSL_CIPHER_PARAM_KEYLEN)) != nullptr &&
         !OSSL_PARAM_set_size_t(p, key_len())) {
         HWC_RAISE(prov_, kErrInvalidParam, "keylen");
         return 0;
     }
-    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_IVLEN)) != nullptr &&
+    if ((p = param_locate(params, OSSL_CIPHER_PARAM_IVLEN)) != nullptr &&
         !OSSL_PARAM_set_size_t(p, iv_len())) {
         HWC_RAISE(prov_, kErrInvalidParam, "ivlen");
         return 0;
     }
-    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_PADDING)) != nullptr &&
+    if ((p = param_locate(params, OSSL_CIPHER_PARAM_PADDING)) != nullptr &&
         !OSSL_PARAM_set_uint(p, pad_ ? 1 : 0)) {
         HWC_RAISE(prov_, kErrInvalidParam, "padding");
         return 0;
     }
-    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_NUM)) != nullptr &&
+    if ((p = param_locate(params, OSSL_CIPHER_PARAM_NUM)) != nullptr &&
         !OSSL_PARAM_set_uint(p, 0)) {
         HWC_RAISE(prov_, kErrInvalidParam, "num");
         return 0;
     }
-    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_IV)) != nullptr &&
+    if ((p = param_locate(params, OSSL_CIPHER_PARAM_IV)) != nullptr &&
         !set_octets(p, iv_, iv_len())) {
         HWC_RAISE(prov_, kErrInvalidParam, "iv");
         return 0;
     }
-    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_UPDATED_IV)) != nullptr &&
+    if ((p = param_locate(params, OSSL_CIPHER_PARAM_UPDATED_IV)) != nullptr &&
         !set_octets(p, iv_, iv_len())) {
         HWC_RAISE(prov_, kErrInvalidParam, "updated-iv");
         return 0;
     }
-    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_TLS_MAC)) != nullptr &&
+    if ((p = param_locate(params, OSSL_CIPHER_PARAM_TLS_MAC)) != nullptr &&
         !OSSL_PARAM_set_octet_ptr(p, nullptr, 0)) {
         HWC_RAISE(prov_, kErrInvalidParam, "tls-mac");
         return 0;
@@ -353,7 +354,7 @@ int WrapCtx::get_ctx_params(OSSL_PARAM params[]) {
 // wrap (KW vs KWP is the algorithm, not "padding").
 int WrapCtx::set_ctx_params(const OSSL_PARAM params[]) {
     if (params == nullptr) return 1;
-    const OSSL_PARAM* p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_KEYLEN);
+    const OSSL_PARAM* p = param_locate(params, OSSL_CIPHER_PARAM_KEYLEN);
     if (p != nullptr) {
         size_t keylen;
         if (!OSSL_PARAM_get_size_t(p, &keylen) || keylen != key_len()) {

@@ -21,6 +21,7 @@
 #include "cores/modes.h"
 #include "provider/errors.h"
 #include "provider/mode_contexts.h"
+#include "provider/params.h"
 #include "provider/provider.h"
 
 namespace hwc {
@@ -229,37 +230,37 @@ int XtsCtx::get_ctx_params(OSSL_PARAM params[]) {
     OSSL_PARAM* p;
     // The default provider's generic answers: padding 1, num 0, and the IV
     // unchanged by processing (each update restarts from it).
-    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_KEYLEN)) != nullptr &&
+    if ((p = param_locate(params, OSSL_CIPHER_PARAM_KEYLEN)) != nullptr &&
         !OSSL_PARAM_set_size_t(p, key_len())) {
         HWC_RAISE(prov_, kErrInvalidParam, "keylen");
         return 0;
     }
-    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_IVLEN)) != nullptr &&
+    if ((p = param_locate(params, OSSL_CIPHER_PARAM_IVLEN)) != nullptr &&
         !OSSL_PARAM_set_size_t(p, kBlockSize)) {
         HWC_RAISE(prov_, kErrInvalidParam, "ivlen");
         return 0;
     }
-    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_PADDING)) != nullptr &&
+    if ((p = param_locate(params, OSSL_CIPHER_PARAM_PADDING)) != nullptr &&
         !OSSL_PARAM_set_uint(p, 1)) {
         HWC_RAISE(prov_, kErrInvalidParam, "padding");
         return 0;
     }
-    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_NUM)) != nullptr &&
+    if ((p = param_locate(params, OSSL_CIPHER_PARAM_NUM)) != nullptr &&
         !OSSL_PARAM_set_uint(p, 0)) {
         HWC_RAISE(prov_, kErrInvalidParam, "num");
         return 0;
     }
-    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_IV)) != nullptr &&
+    if ((p = param_locate(params, OSSL_CIPHER_PARAM_IV)) != nullptr &&
         !set_octets(p, iv_, kBlockSize)) {
         HWC_RAISE(prov_, kErrInvalidParam, "iv");
         return 0;
     }
-    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_UPDATED_IV)) != nullptr &&
+    if ((p = param_locate(params, OSSL_CIPHER_PARAM_UPDATED_IV)) != nullptr &&
         !set_octets(p, iv_, kBlockSize)) {
         HWC_RAISE(prov_, kErrInvalidParam, "updated-iv");
         return 0;
     }
-    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_TLS_MAC)) != nullptr &&
+    if ((p = param_locate(params, OSSL_CIPHER_PARAM_TLS_MAC)) != nullptr &&
         !OSSL_PARAM_set_octet_ptr(p, nullptr, 0)) {
         HWC_RAISE(prov_, kErrInvalidParam, "tls-mac");
         return 0;
@@ -270,14 +271,14 @@ int XtsCtx::get_ctx_params(OSSL_PARAM params[]) {
 int XtsCtx::set_ctx_params(const OSSL_PARAM params[]) {
     if (params == nullptr) return 1;
     const OSSL_PARAM* p;
-    if ((p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_KEYLEN)) != nullptr) {
+    if ((p = param_locate(params, OSSL_CIPHER_PARAM_KEYLEN)) != nullptr) {
         size_t keylen;
         if (!OSSL_PARAM_get_size_t(p, &keylen) || keylen != key_len()) {
             HWC_RAISE(prov_, kErrInvalidKeyLength, "key length is fixed at %zu", key_len());
             return 0;
         }
     }
-    if ((p = OSSL_PARAM_locate_const(params, kParamXtsStandard)) != nullptr) {
+    if ((p = param_locate(params, kParamXtsStandard)) != nullptr) {
         const char* s = nullptr;
         if (p->data_type != OSSL_PARAM_UTF8_STRING || !OSSL_PARAM_get_utf8_string_ptr(p, &s)) {
             HWC_RAISE(prov_, kErrInvalidParam, "xts_standard must be a string");

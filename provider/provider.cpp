@@ -18,6 +18,7 @@
 #include "provider/dispatch/cipher_dispatch.h"
 #include "provider/dispatch/mac_dispatch.h"
 #include "provider/errors.h"
+#include "provider/params.h"
 #include "provider/provider.h"
 #include "provider/trace.h"
 #include "provider/upcalls.h"
@@ -134,22 +135,22 @@ int get_params(void* provctx, OSSL_PARAM params[]) noexcept {
     OSSL_PARAM* q;
     static const std::string buildinfo = std::string("hwcipher ") + HWCIPHER_VERSION +
                                          ", C++" + std::to_string(__cplusplus / 100 % 100);
-    if ((q = OSSL_PARAM_locate(params, OSSL_PROV_PARAM_NAME)) != nullptr &&
+    if ((q = param_locate(params, OSSL_PROV_PARAM_NAME)) != nullptr &&
         !OSSL_PARAM_set_utf8_ptr(q, kProviderName))
         return 0;
-    if ((q = OSSL_PARAM_locate(params, OSSL_PROV_PARAM_VERSION)) != nullptr &&
+    if ((q = param_locate(params, OSSL_PROV_PARAM_VERSION)) != nullptr &&
         !OSSL_PARAM_set_utf8_ptr(q, HWCIPHER_VERSION))
         return 0;
-    if ((q = OSSL_PARAM_locate(params, OSSL_PROV_PARAM_BUILDINFO)) != nullptr &&
+    if ((q = param_locate(params, OSSL_PROV_PARAM_BUILDINFO)) != nullptr &&
         !OSSL_PARAM_set_utf8_ptr(q, buildinfo.c_str()))
         return 0;
-    if ((q = OSSL_PARAM_locate(params, OSSL_PROV_PARAM_STATUS)) != nullptr &&
+    if ((q = param_locate(params, OSSL_PROV_PARAM_STATUS)) != nullptr &&
         !OSSL_PARAM_set_int(q, 1))
         return 0;
-    if ((q = OSSL_PARAM_locate(params, kCoresParam)) != nullptr &&
+    if ((q = param_locate(params, kCoresParam)) != nullptr &&
         !OSSL_PARAM_set_utf8_ptr(q, p->core_report.c_str()))
         return 0;
-    if ((q = OSSL_PARAM_locate(params, kContextsParam)) != nullptr &&
+    if ((q = param_locate(params, kContextsParam)) != nullptr &&
         !OSSL_PARAM_set_uint64(q, p->contexts_created.load(std::memory_order_relaxed)))
         return 0;
     return 1;

@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "provider/errors.h"
+#include "provider/params.h"
 #include "provider/provider.h"
 
 namespace hwc {
@@ -154,22 +155,22 @@ int SivBaseCtx::cipher(uint8_t* out, size_t* outl, size_t outsize, const uint8_t
 int SivBaseCtx::get_ctx_params(OSSL_PARAM params[]) {
     if (params == nullptr) return 1;
     OSSL_PARAM* p;
-    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_KEYLEN)) != nullptr &&
+    if ((p = param_locate(params, OSSL_CIPHER_PARAM_KEYLEN)) != nullptr &&
         !OSSL_PARAM_set_size_t(p, key_bytes(*row_))) {
         HWC_RAISE(prov_, kErrInvalidParam, "keylen");
         return 0;
     }
-    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_IVLEN)) != nullptr &&
+    if ((p = param_locate(params, OSSL_CIPHER_PARAM_IVLEN)) != nullptr &&
         !OSSL_PARAM_set_size_t(p, nonce_len())) {
         HWC_RAISE(prov_, kErrInvalidParam, "ivlen");
         return 0;
     }
-    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_AEAD_TAGLEN)) != nullptr &&
+    if ((p = param_locate(params, OSSL_CIPHER_PARAM_AEAD_TAGLEN)) != nullptr &&
         !OSSL_PARAM_set_size_t(p, kTagLen)) {
         HWC_RAISE(prov_, kErrInvalidParam, "taglen");
         return 0;
     }
-    if ((p = OSSL_PARAM_locate(params, OSSL_CIPHER_PARAM_AEAD_TAG)) != nullptr) {
+    if ((p = param_locate(params, OSSL_CIPHER_PARAM_AEAD_TAG)) != nullptr) {
         if (!encrypt_) {
             HWC_RAISE(prov_, kErrInvalidParam, "the tag is an output of encryption only");
             return 0;
@@ -190,7 +191,7 @@ int SivBaseCtx::get_ctx_params(OSSL_PARAM params[]) {
 int SivBaseCtx::set_ctx_params(const OSSL_PARAM params[]) {
     if (params == nullptr) return 1;
     const OSSL_PARAM* p;
-    if ((p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_KEYLEN)) != nullptr) {
+    if ((p = param_locate(params, OSSL_CIPHER_PARAM_KEYLEN)) != nullptr) {
         size_t keylen;
         if (!OSSL_PARAM_get_size_t(p, &keylen) || keylen != key_bytes(*row_)) {
             HWC_RAISE(prov_, kErrInvalidKeyLength, "key length is fixed at %zu", key_bytes(*row_));
@@ -200,14 +201,14 @@ int SivBaseCtx::set_ctx_params(const OSSL_PARAM params[]) {
     // The nonce length is fixed (0 for SIV, 12 for GCM-SIV). It is not in the
     // settable list, but EVP_CTRL_AEAD_SET_IVLEN arrives as "ivlen" all the
     // same: refuse a value we cannot honour instead of ignoring it.
-    if ((p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_IVLEN)) != nullptr) {
+    if ((p = param_locate(params, OSSL_CIPHER_PARAM_IVLEN)) != nullptr) {
         size_t ivlen;
         if (!OSSL_PARAM_get_size_t(p, &ivlen) || ivlen != nonce_len()) {
             HWC_RAISE(prov_, kErrInvalidIvLength, "the nonce length is fixed at %zu", nonce_len());
             return 0;
         }
     }
-    if ((p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_SPEED)) != nullptr) {
+    if ((p = param_locate(params, OSSL_CIPHER_PARAM_SPEED)) != nullptr) {
         unsigned int speed;
         if (!OSSL_PARAM_get_uint(p, &speed)) {
             HWC_RAISE(prov_, kErrInvalidParam, "speed");
@@ -215,7 +216,7 @@ int SivBaseCtx::set_ctx_params(const OSSL_PARAM params[]) {
         }
         speed_ = speed != 0;
     }
-    if ((p = OSSL_PARAM_locate_const(params, OSSL_CIPHER_PARAM_AEAD_TAG)) != nullptr) {
+    if ((p = param_locate(params, OSSL_CIPHER_PARAM_AEAD_TAG)) != nullptr) {
         if (p->data_type != OSSL_PARAM_OCTET_STRING || p->data_size != kTagLen || p->data == nullptr) {
             HWC_RAISE(prov_, kErrInvalidTagLength, "the tag is exactly %zu bytes", kTagLen);
             return 0;

@@ -155,6 +155,65 @@ TEST(OcbDiff, RoundTripsWithoutOracle) {
     }
 }
 
+// One context, many messages, as TLS and the benchmark use it: the nonce
+// set anew each time (a counter crossing a 64 boundary, which changes the
+// nonce's upper bits; the same nonce again; another tag length, which the
+// formatted nonce carries; a new key with an old nonce). hwcipher keeps the
+// Stretch of the last nonce between messages; every message must still
+// match a fresh default-provider context.
+TEST(OcbDiff, ReusedContextNonceSequence) {
+    Cipher h(fetch_hwcipher, "AES-128-OCB"), d(fetch_default, "AES-128-OCB");
+    ASSERT_TRUE(h && d);
+    Bytes key = random_bytes(16);
+    Bytes nonce = random_bytes(12);
+    nonce[11] = 0x3c; // 0x3c..0x43 cross from bottom-6-bits 0x3f to 0x40
+    const Bytes aad = random_bytes(16), pt = random_bytes(64);
+    for (bool enc : {true, false}) {
+        CtxPtr ctx = ocb::new_ctx();
+        EVP_CIPHER_CTX* x = ctx.get();
+        ASSERT_EQ(EVP_CipherInit_ex2(x, h.c, nullptr, nullptr, enc, nullptr), 1);
+        ASSERT_EQ(EVP_CIPHER_CTX_ctrl(x, EVP_CTRL_AEAD_SET_TAG, 16, nullptr), 1);
+        ASSERT_EQ(EVP_CipherInit_ex2(x, nullptr, key.data(), nullptr, enc, nullptr), 1);
+        size_t taglen = 16;
+        Bytes k = key, n = nonce;
+        for (int i = 0; i < 12; ++i) {
+            SCOPED_TRACE("enc " + std::to_string(enc) + " message " + std::to_string(i));
+            if (i < 8) n[11] = static_cast<uint8_t>(0x3c + i);
+            if (i == 8) n[11] = 0x3c;       // back to an earlier nonce
+            if (i == 9) taglen = 12;        // same nonce, other tag length
+            if (i == 10) {                  // new key, same nonce
+                k = random_bytes(16);
+                ASSERT_EQ(EVP_CipherInit_ex2(x, nullptr, k.data(), nullptr, enc, nullptr), 1);
+            }
+            if (i == 11) n[0] ^= 0x80;      // an upper byte changes
+            const auto ref = ocb::run(d.c, true, k, n, aad, pt, taglen, {});
+            ASSERT_TRUE(ref.ok) << take_errors();
+            if (i == 9) {
+                ASSERT_EQ(EVP_CIPHER_CTX_ctrl(x, EVP_CTRL_AEAD_SET_TAG, 12, nullptr), 1);
+            }
+            ASSERT_EQ(EVP_CipherInit_ex2(x, nullptr, nullptr, n.data(), enc, nullptr), 1);
+            if (!enc) {
+                ASSERT_EQ(EVP_CIPHER_CTX_ctrl(x, EVP_CTRL_AEAD_SET_TAG, static_cast<int>(taglen),
+                                              const_cast<uint8_t*>(ref.tag.data())), 1);
+            }
+            int outl = 0, fl = 0;
+            Bytes out(80);
+            ASSERT_EQ(EVP_CipherUpdate(x, nullptr, &outl, aad.data(), 16), 1);
+            const Bytes& in = enc ? pt : ref.out;
+            ASSERT_EQ(EVP_CipherUpdate(x, out.data(), &outl, in.data(), 64), 1);
+            ASSERT_EQ(EVP_CipherFinal_ex(x, out.data() + outl, &fl), 1) << take_errors();
+            out.resize(static_cast<size_t>(outl + fl));
+            EXPECT_EQ(out, enc ? ref.out : pt);
+            if (enc) {
+                Bytes tag(taglen);
+                ASSERT_EQ(EVP_CIPHER_CTX_ctrl(x, EVP_CTRL_AEAD_GET_TAG, static_cast<int>(taglen),
+                                              tag.data()), 1);
+                EXPECT_EQ(tag, ref.tag);
+            }
+        }
+    }
+}
+
 // ---- parameters, flags, copies, errors ----
 
 std::set<std::string> keys(const OSSL_PARAM* p) {
