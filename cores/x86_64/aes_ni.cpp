@@ -265,17 +265,6 @@ void cfb_dec_kernel(const KeySchedule& ks, uint8_t iv[16], const uint8_t* in, ui
 // and N 64-bit adds of i << 56, which lands on byte 15; otherwise each block
 // is built from the native halves. The counter is public (the IV), so the
 // branch reveals nothing secret.
-struct Counter {
-    uint64_t hi, lo;
-};
-
-// The block is the 128-bit integer hi:lo with its bytes reversed.
-[[gnu::always_inline]] inline __m128i counter_block(uint64_t hi, uint64_t lo) {
-    const __m128i bswap = _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-    return _mm_shuffle_epi8(_mm_set_epi64x(static_cast<long long>(hi), static_cast<long long>(lo)),
-                            bswap);
-}
-
 template <size_t N>
 [[gnu::always_inline]] inline void counter_blocks(Counter& ctr, __m128i (&b)[N]) {
     if ((ctr.lo & 0xff) <= 256 - N) {
@@ -313,11 +302,7 @@ template <unsigned NR>
 void ctr_kernel(const KeySchedule& ks, uint8_t iv[16], const uint8_t* in, uint8_t* out,
                 size_t n) {
     const RoundKeys<NR> rk = load_keys<NR>(aes_key(ks).enc);
-    Counter ctr;
-    std::memcpy(&ctr.hi, iv, 8);
-    std::memcpy(&ctr.lo, iv + 8, 8);
-    ctr.hi = __builtin_bswap64(ctr.hi);
-    ctr.lo = __builtin_bswap64(ctr.lo);
+    Counter ctr = load_counter(iv);
     for (; n >= 8; n -= 8, in += 128, out += 128) ctr_step<NR, 8>(rk, ctr, in, out);
     if (n >= 4) {
         ctr_step<NR, 4>(rk, ctr, in, out);
@@ -354,11 +339,7 @@ template <unsigned NR, bool Enc>
 void ccm_kernel(const KeySchedule& ks, uint8_t mac[16], uint8_t iv[16], const uint8_t* in,
                 uint8_t* out, size_t n) {
     const RoundKeys<NR> rk = load_keys<NR>(aes_key(ks).enc);
-    Counter ctr;
-    std::memcpy(&ctr.hi, iv, 8);
-    std::memcpy(&ctr.lo, iv + 8, 8);
-    ctr.hi = __builtin_bswap64(ctr.hi);
-    ctr.lo = __builtin_bswap64(ctr.lo);
+    Counter ctr = load_counter(iv);
     const __m128i k0last = _mm_xor_si128(rk.k[0], rk.k[NR]);
     __m128i x; // MAC block input, whitened: chain ^ P_i ^ k0
     if constexpr (Enc) {

@@ -22,6 +22,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <type_traits>
 
 #include "cores/core.h"
@@ -65,6 +66,27 @@ namespace {
 using R10 = std::integral_constant<unsigned, 10>;
 using R12 = std::integral_constant<unsigned, 12>;
 using R14 = std::integral_constant<unsigned, 14>;
+
+// The CTR modes' 128-bit big-endian counter, kept as two native 64-bit
+// halves (the kernels carry from the low half into the high one, wrapping
+// mod 2^128), and its conversions to and from the block.
+struct Counter {
+    uint64_t hi, lo;
+};
+
+inline Counter load_counter(const uint8_t iv[16]) {
+    Counter c;
+    std::memcpy(&c.hi, iv, 8);
+    std::memcpy(&c.lo, iv + 8, 8);
+    return {__builtin_bswap64(c.hi), __builtin_bswap64(c.lo)};
+}
+
+// The block is the 128-bit integer hi:lo with its bytes reversed.
+[[gnu::always_inline]] inline __m128i counter_block(uint64_t hi, uint64_t lo) {
+    const __m128i bswap = _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    return _mm_shuffle_epi8(_mm_set_epi64x(static_cast<long long>(hi), static_cast<long long>(lo)),
+                            bswap);
+}
 
 // Calls f with the schedule's round count as a compile-time constant, so
 // every kernel is instantiated per key size with its round loop unrolled.

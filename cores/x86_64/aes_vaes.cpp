@@ -7,10 +7,8 @@
 // The serial modes (CBC/CFB encryption, OFB, CFB8, CBC-MAC, CCM) gain nothing
 // from wider vectors (one block at a time on one dependency chain), so this
 // core hands them to aes-aesni's kernels, and key setup too: the schedule
-// layout is aes-aesni's, which is what makes that possible. The calls go
-// through the aes_ni descriptor at run time (an indirect call per buffer),
-// because its functions are private to aes_ni.cpp and another unit's const
-// object cannot appear in this descriptor's constant initializer.
+// layout is aes-aesni's, which is what makes that possible (the forwarders:
+// aes_ni_forward.h, shared with aes-vaes-avx512).
 //
 // Compiled with -maes -mvaes -mavx2 (root CMakeLists.txt) and reached only
 // through the `aes_vaes_avx2` descriptor, which the registry offers when the
@@ -23,12 +21,16 @@
 #include <cstring>
 
 #include "cores/cpu.h"
+#include "cores/x86_64/aes_ni_forward.h"
 #include "cores/x86_64/x86_64.h"
 
 namespace hwc::x86_64 {
 namespace {
 
 using namespace vaes;
+using aesni::Counter;
+using aesni::counter_block;
+using aesni::load_counter;
 using aesni::with_rounds;
 
 // ---- ECB -------------------------------------------------------------------
@@ -120,16 +122,6 @@ void cfb_dec_kernel(const KeySchedule& ks, uint8_t iv[16], const uint8_t* in, ui
 // register of (2j << 56, (2j+1) << 56), which lands on byte 15 of each lane;
 // otherwise each block is built from the native halves. The counter is public
 // (the IV), so the branch reveals nothing secret.
-struct Counter {
-    uint64_t hi, lo;
-};
-
-[[gnu::always_inline]] inline __m128i counter_block(uint64_t hi, uint64_t lo) {
-    const __m128i bswap = _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-    return _mm_shuffle_epi8(_mm_set_epi64x(static_cast<long long>(hi), static_cast<long long>(lo)),
-                            bswap);
-}
-
 template <size_t NB>
 [[gnu::always_inline]] inline void counter_regs(Counter& c, __m256i (&b)[kRegs<NB>]) {
     constexpr size_t M = kRegs<NB>;
@@ -159,11 +151,7 @@ template <unsigned NR>
 void ctr_kernel(const KeySchedule& ks, uint8_t iv[16], const uint8_t* in, uint8_t* out,
                 size_t n) {
     const YmmKeys<NR> rk = broadcast_keys<NR>(aes_key(ks).enc);
-    Counter ctr;
-    std::memcpy(&ctr.hi, iv, 8);
-    std::memcpy(&ctr.lo, iv + 8, 8);
-    ctr.hi = __builtin_bswap64(ctr.hi);
-    ctr.lo = __builtin_bswap64(ctr.lo);
+    Counter ctr = load_counter(iv);
     for_steps(n, [&](auto nb) {
         constexpr size_t NB = decltype(nb)::value, M = kRegs<NB>;
         __m256i b[M];
@@ -402,44 +390,6 @@ template <bool Enc>
 void vaes_ocb(const KeySchedule& ks, OcbState& st, const uint8_t* in, uint8_t* out, size_t n) {
     if (n == 0) return;
     with_rounds(ks, [&](auto nr) { ocb_kernel<decltype(nr)::value, Enc>(ks, st, in, out, n); });
-}
-
-// ---- aes-aesni's key setup and serial kernels (same schedule layout) ---------
-
-bool ni_set_key(KeySchedule& ks, const uint8_t* key, size_t keylen) {
-    return aes_ni.set_key(ks, key, keylen);
-}
-void ni_cbc_encrypt(const KeySchedule& ks, uint8_t iv[16], const uint8_t* in, uint8_t* out,
-                    size_t n) {
-    aes_ni.cbc_encrypt(ks, iv, in, out, n);
-}
-void ni_cfb_encrypt(const KeySchedule& ks, uint8_t iv[16], const uint8_t* in, uint8_t* out,
-                    size_t n) {
-    aes_ni.cfb_encrypt(ks, iv, in, out, n);
-}
-void ni_ofb(const KeySchedule& ks, uint8_t iv[16], const uint8_t* in, uint8_t* out, size_t n) {
-    aes_ni.ofb(ks, iv, in, out, n);
-}
-void ni_cfb8_encrypt(const KeySchedule& ks, uint8_t iv[16], const uint8_t* in, uint8_t* out,
-                     size_t n) {
-    aes_ni.cfb8_encrypt(ks, iv, in, out, n);
-}
-void ni_cfb8_decrypt(const KeySchedule& ks, uint8_t iv[16], const uint8_t* in, uint8_t* out,
-                     size_t n) {
-    aes_ni.cfb8_decrypt(ks, iv, in, out, n);
-}
-void ni_cbc_mac(const KeySchedule& ks, uint8_t iv[16], const uint8_t* in, size_t n) {
-    aes_ni.cbc_mac(ks, iv, in, n);
-}
-// CCM is bound by its CBC-MAC chain; aes-aesni runs the CTR blocks in that
-// chain's latency, which wider vectors cannot shorten.
-void ni_ccm_encrypt(const KeySchedule& ks, uint8_t mac[16], uint8_t ctr[16], const uint8_t* in,
-                    uint8_t* out, size_t n) {
-    aes_ni.ccm_encrypt(ks, mac, ctr, in, out, n);
-}
-void ni_ccm_decrypt(const KeySchedule& ks, uint8_t mac[16], uint8_t ctr[16], const uint8_t* in,
-                    uint8_t* out, size_t n) {
-    aes_ni.ccm_decrypt(ks, mac, ctr, in, out, n);
 }
 
 } // namespace

@@ -4,7 +4,7 @@
 // CFB decryption, CTR, XTS (IEEE 1619 and GB/T 17964) and OCB, and stitched
 // GCM with VPCLMULQDQ GHASH on ZMM (aes_vaes512_gcm.cpp, paired with
 // ghash-vpclmul-avx2's key layout); the serial modes and key setup are
-// aes-aesni's, as in aes-vaes-avx2 (aes_vaes.cpp says why), so the key
+// aes-aesni's, as in aes-vaes-avx2 (aes_ni_forward.h says why), so the key
 // schedule is AesNiKey.
 //
 // Written on its own rather than as templates shared with aes_vaes.cpp: the
@@ -36,12 +36,16 @@
 
 #include "cores/cpu.h"
 #include "cores/x86_64/aes_vaes.h"
+#include "cores/x86_64/aes_ni_forward.h"
 #include "cores/x86_64/x86_64.h"
 
 namespace hwc::x86_64 {
 namespace {
 
 using aesni::aes_key;
+using aesni::Counter;
+using aesni::counter_block;
+using aesni::load_counter;
 using aesni::with_rounds;
 using vaes::load128;
 using vaes::store128;
@@ -142,16 +146,6 @@ void cfb_dec_kernel(const KeySchedule& ks, uint8_t iv[16], const uint8_t* in, ui
 // lane, 4j+l added to the low halves, the lanes whose low half wrapped get
 // one added to their high half under a mask, then a byte swap per lane. The
 // counter is public (the IV), so the branch reveals nothing secret.
-struct Counter {
-    uint64_t hi, lo;
-};
-
-[[gnu::always_inline]] inline __m128i counter_block(uint64_t hi, uint64_t lo) {
-    const __m128i bswap = _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-    return _mm_shuffle_epi8(_mm_set_epi64x(static_cast<long long>(hi), static_cast<long long>(lo)),
-                            bswap);
-}
-
 [[gnu::always_inline]] inline long long ll(uint64_t v) { return static_cast<long long>(v); }
 
 template <size_t M>
@@ -190,11 +184,7 @@ template <unsigned NR>
 void ctr_kernel(const KeySchedule& ks, uint8_t iv[16], const uint8_t* in, uint8_t* out,
                 size_t n) {
     const ZmmKeys<NR> rk = broadcast_keys<NR>(aes_key(ks).enc);
-    Counter ctr;
-    std::memcpy(&ctr.hi, iv, 8);
-    std::memcpy(&ctr.lo, iv + 8, 8);
-    ctr.hi = __builtin_bswap64(ctr.hi);
-    ctr.lo = __builtin_bswap64(ctr.lo);
+    Counter ctr = load_counter(iv);
     for_steps(n, [&](auto regs, size_t last) {
         constexpr size_t M = decltype(regs)::value;
         const Step<M> s(last);
@@ -506,44 +496,6 @@ void zmm_ocb(const KeySchedule& ks, OcbState& st, const uint8_t* in, uint8_t* ou
     if (n <= kYmmUpTo)
         return (Enc ? aes_vaes_avx2.ocb_encrypt : aes_vaes_avx2.ocb_decrypt)(ks, st, in, out, n);
     with_rounds(ks, [&](auto nr) { ocb_kernel<decltype(nr)::value, Enc>(ks, st, in, out, n); });
-}
-
-// ---- aes-aesni's key setup and serial kernels (same schedule layout) ---------
-//
-// Through the descriptor at run time, as in aes_vaes.cpp (which says why).
-
-bool ni_set_key(KeySchedule& ks, const uint8_t* key, size_t keylen) {
-    return aes_ni.set_key(ks, key, keylen);
-}
-void ni_cbc_encrypt(const KeySchedule& ks, uint8_t iv[16], const uint8_t* in, uint8_t* out,
-                    size_t n) {
-    aes_ni.cbc_encrypt(ks, iv, in, out, n);
-}
-void ni_cfb_encrypt(const KeySchedule& ks, uint8_t iv[16], const uint8_t* in, uint8_t* out,
-                    size_t n) {
-    aes_ni.cfb_encrypt(ks, iv, in, out, n);
-}
-void ni_ofb(const KeySchedule& ks, uint8_t iv[16], const uint8_t* in, uint8_t* out, size_t n) {
-    aes_ni.ofb(ks, iv, in, out, n);
-}
-void ni_cfb8_encrypt(const KeySchedule& ks, uint8_t iv[16], const uint8_t* in, uint8_t* out,
-                     size_t n) {
-    aes_ni.cfb8_encrypt(ks, iv, in, out, n);
-}
-void ni_cfb8_decrypt(const KeySchedule& ks, uint8_t iv[16], const uint8_t* in, uint8_t* out,
-                     size_t n) {
-    aes_ni.cfb8_decrypt(ks, iv, in, out, n);
-}
-void ni_cbc_mac(const KeySchedule& ks, uint8_t iv[16], const uint8_t* in, size_t n) {
-    aes_ni.cbc_mac(ks, iv, in, n);
-}
-void ni_ccm_encrypt(const KeySchedule& ks, uint8_t mac[16], uint8_t ctr[16], const uint8_t* in,
-                    uint8_t* out, size_t n) {
-    aes_ni.ccm_encrypt(ks, mac, ctr, in, out, n);
-}
-void ni_ccm_decrypt(const KeySchedule& ks, uint8_t mac[16], uint8_t ctr[16], const uint8_t* in,
-                    uint8_t* out, size_t n) {
-    aes_ni.ccm_decrypt(ks, mac, ctr, in, out, n);
 }
 
 } // namespace
