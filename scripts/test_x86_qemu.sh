@@ -51,15 +51,13 @@ command -v "$qemu" > /dev/null || fail_setup "$qemu not found (apt-get install q
 # build dir $1, and `exe` to its test executable (not in a subshell: the
 # exports must stay).
 setup_build() {
-    local dir module src shared
+    local dir module src
     dir=$(cd "$1" && pwd) || return 1
     module=$(find "$dir" -maxdepth 2 -name hwcipher.so -print -quit)
     [[ -x "$dir/test/hwcipher_tests" && -n "$module" ]] || return 1
     src=$(sed -n 's/^hwcipher_SOURCE_DIR:STATIC=//p' "$dir/CMakeCache.txt")
-    shared=$(sed -n 's/^HWCIPHER_SHARED_DIR:PATH=//p' "$dir/CMakeCache.txt")
-    shared=$(cd "${shared:-$src/../shared}" 2> /dev/null && pwd)
     export OPENSSL_MODULES=${module%/*}
-    export HWCIPHER_VECTORS="$shared/vectors"
+    export HWCIPHER_VECTORS="$src/test/vectors"
     export HWCIPHER_CNF_DIR="$src/test/openssl-cnf"
     export HWCIPHER_BUILD_DIR="$dir"
     export HWCIPHER_SOURCE_DIR="$src"

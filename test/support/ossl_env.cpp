@@ -134,7 +134,7 @@ std::string vectors_dir() {
 #ifdef HWCIPHER_VECTORS_DIR
     return HWCIPHER_VECTORS_DIR;
 #else
-    return "../shared/vectors";
+    return "test/vectors";
 #endif
 }
 

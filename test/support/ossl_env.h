@@ -48,7 +48,8 @@ uint64_t test_seed();
 Bytes random_bytes(size_t n);
 size_t random_below(size_t bound);
 
-// Where the shared test vectors live (HWCIPHER_VECTORS, set by ctest).
+// Where the test vectors live: test/vectors in the tree, or HWCIPHER_VECTORS
+// (set by ctest).
 std::string vectors_dir();
 
 } // namespace hwc::test

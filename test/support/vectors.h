@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Test support: parsers for the known-answer files under ../shared/vectors.
+// Test support: parsers for the known-answer files under test/vectors.
 //
 // Every parser returns the same shape: a list of records, each a map of
 // field name -> raw value string, plus the section parameters in force where
