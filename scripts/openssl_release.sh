@@ -1,0 +1,181 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# A newer OpenSSL release, unpacked from Debian's newer suites into the build
+# folder without touching the system (no install, no change to the system's
+# apt state): the benchmarks' peers and the version matrix's libraries.
+#
+#   scripts/openssl_release.sh <3.5|3.6|4.0> [amd64|arm64|s390x]   # default: the host's
+#
+# Release -> suite: 3.5 = trixie (Debian 13, stable), 3.6 = forky (testing),
+# 4.0 = experimental (with forky's C library). Packages: openssl, its libssl (libssl3t64 or libssl4),
+# libssl-dev (headers, libcrypto.so), openssl-provider-legacy, and the
+# suite's libc6, libzstd1, zlib1g: the suite's own C library, since its
+# libcrypto needs a newer glibc than Debian 12's.
+#
+# Result: build/openssl-<release>-<arch>/ (the "root"), holding the unpacked
+# packages and
+#   env.sh           sourced by callers: OSSL_ROOT, OSSL_VERSION (e.g. 3.5.9),
+#                    OSSL_ARCH, OSSL_TRIPLE, OSSL_LIBDIR (its libcrypto),
+#                    OSSL_INCLUDE (its headers), OSSL_MODULESDIR (its default
+#                    provider modules), and OSSL_RUN: the command prefix that
+#                    runs a program of that architecture on that suite's
+#                    loader and libraries (a bash array: "${OSSL_RUN[@]}" prog);
+#                    the host's /usr/lib/<triple> comes last on its library
+#                    path, for libstdc++ and the like
+#   bin/openssl      that release's openssl command, ready to run
+# Idempotent: a root whose stamp names the versions the archive serves now is
+# kept. The package lists are private (build/apt-newer/), read from the same
+# mirror as the system's Debian entries.
+set -euo pipefail
+
+release=${1:?usage: $0 <3.5|3.6|4.0> [amd64|arm64|s390x]}
+arch=${2:-$(dpkg --print-architecture)}
+# base: the suite the C library and compression libraries come from
+# (experimental carries only what differs from unstable/testing).
+case "$release" in
+    3.5) suite=trixie;       base=trixie; libssl=libssl3t64 ;;
+    3.6) suite=forky;        base=forky;  libssl=libssl3t64 ;;
+    4.0) suite=experimental; base=forky;  libssl=libssl4 ;;
+    *) echo "openssl_release.sh: unknown release '$release' (3.5, 3.6, 4.0)" >&2; exit 2 ;;
+esac
+case "$arch" in
+    amd64) triple=x86_64-linux-gnu;  loader=ld-linux-x86-64.so.2; qemu="" ;;
+    arm64) triple=aarch64-linux-gnu; loader=ld-linux-aarch64.so.1; qemu=qemu-aarch64 ;;
+    s390x) triple=s390x-linux-gnu;   loader=ld64.so.1;             qemu=qemu-s390x ;;
+    *) echo "openssl_release.sh: unknown architecture '$arch' (amd64, arm64, s390x)" >&2; exit 2 ;;
+esac
+
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+root=$repo/build/openssl-$release-$arch
+aptdir=$repo/build/apt-newer
+packages=("openssl/$suite" "$libssl/$suite" "libssl-dev/$suite" "openssl-provider-legacy/$suite"
+          "libc6/$base" "libzstd1/$base" "zlib1g/$base")
+
+# ---- private apt state: the newer suites on the system's own mirror ---------
+mirror=$(sed -nE 's#^URIs:[[:space:]]*(https?://[^[:space:]]+/debian)/?$#\1#p' \
+             /etc/apt/sources.list.d/*.sources 2> /dev/null | head -1)
+[[ -n "$mirror" ]] || mirror=$(sed -nE 's#^deb[[:space:]]+(\[[^]]*\][[:space:]]+)?(https?://[^[:space:]]+/debian)/?[[:space:]].*#\2#p' \
+             /etc/apt/sources.list 2> /dev/null | head -1)
+mirror=${mirror:-http://deb.debian.org/debian}
+mkdir -p "$aptdir/lists/partial" "$aptdir/cache/archives/partial" "$aptdir/debs"
+chmod 0777 "$aptdir/debs" 2> /dev/null || true   # apt's _apt sandbox user writes here
+keyring=/usr/share/keyrings/debian-archive-keyring.gpg
+{
+    for s in trixie forky sid experimental; do
+        echo "deb [arch=amd64,arm64,s390x signed-by=$keyring] $mirror $s main"
+    done
+} > "$aptdir/sources.list"
+apt_opts=(-o "Dir::Etc::sourcelist=$aptdir/sources.list" -o "Dir::Etc::sourceparts=-"
+          -o "Dir::State::Lists=$aptdir/lists" -o "Dir::Cache=$aptdir/cache"
+          -o "Dir::State::status=$aptdir/status" -o "Debug::NoLocking=1"
+          -o "APT::Architectures::=amd64" -o "APT::Architectures::=arm64"
+          -o "APT::Architectures::=s390x" -q)
+touch "$aptdir/status"
+
+# "<package>:<arch>=<version>" for each package from its suite, or failure
+# (one apt-cache call: each costs seconds).
+versions() {
+    local specs=() p
+    for p in "${packages[@]}"; do specs+=("${p%/*}:$arch/${p#*/}"); done
+    apt-cache "${apt_opts[@]}" show "${specs[@]}" 2> /dev/null | awk -v arch="$arch" -v n="${#packages[@]}" '
+        /^Package: / { pkg = $2 }
+        /^Version: / { if (!(pkg in seen)) { seen[pkg] = 1; print pkg ":" arch "=" $2; got++ } }
+        END          { exit (got == n ? 0 : 1) }'
+}
+# Lists older than a day are refreshed (the suites move; old versions vanish).
+if [[ -z "$(find "$aptdir/lists" -maxdepth 1 -name '*_InRelease' -mmin -1440 2> /dev/null)" ]] ||
+   ! want=$(versions); then
+    apt-get "${apt_opts[@]}" update >&2
+    want=$(versions) || { echo "openssl_release.sh: Debian has no ${packages[*]} for $arch" >&2; exit 1; }
+fi
+
+stamp=$root/.hwcipher-openssl-release
+if [[ -f "$stamp" && "$(cat "$stamp")" == "$want" && -x "$root/bin/openssl" ]]; then
+    echo "$root"
+    exit 0
+fi
+
+echo "openssl_release.sh: OpenSSL $release ($suite, $arch) into $root:" >&2
+sed 's/^/  /' <<< "$want" >&2
+# Download. A C or compression library the mirror lacks (seen: trixie's
+# s390x zlib1g) is taken from the next suite that has one (compatible
+# upwards; the stamp records what was used); a missing OpenSSL package is an
+# error (seen: trixie's s390x openssl on one mirror): callers say which
+# release they could not get.
+got=()
+while IFS= read -r spec; do
+    if (cd "$aptdir/debs" && apt-get "${apt_opts[@]}" download "$spec" >&2); then
+        got+=("$spec")
+        continue
+    fi
+    name=${spec%%:*} alt=""
+    case "$name" in
+        openssl|libssl*) echo "openssl_release.sh: the mirror does not serve $spec" >&2; exit 1 ;;
+    esac
+    for s in trixie forky sid; do
+        v=$(apt-cache "${apt_opts[@]}" show "$name:$arch/$s" 2> /dev/null | sed -n 's/^Version: //p' | head -1)
+        [[ -n "$v" && "$name:$arch=$v" != "$spec" ]] || continue
+        if (cd "$aptdir/debs" && apt-get "${apt_opts[@]}" download "$name:$arch=$v" >&2); then
+            alt="$name:$arch=$v"
+            break
+        fi
+    done
+    [[ -n "$alt" ]] || { echo "openssl_release.sh: cannot download $spec" >&2; exit 1; }
+    got+=("$alt")
+done <<< "$want"
+want=$(printf '%s\n' "${got[@]}")
+rm -rf "$root"
+mkdir -p "$root/bin"
+while IFS= read -r spec; do
+    name=${spec%%:*}
+    ver=${spec#*=}
+    dpkg -x "$aptdir/debs/${name}_${ver//:/%3a}_$arch.deb" "$root"
+done <<< "$want"
+# Merged-/usr packages put the loader in usr/lib; programs name /lib/<loader>.
+[[ -e "$root/lib" ]] || ln -s usr/lib "$root/lib"
+[[ -e "$root/lib64" ]] || ln -s usr/lib64 "$root/lib64" 2> /dev/null || true
+# Absolute links inside the root would point into the host.
+while IFS= read -r -d '' link; do
+    target=$(readlink "$link")
+    [[ "$target" == /* ]] || continue
+    ln -sfn "$(realpath -m --relative-to="$(dirname "$link")" "$root$target")" "$link"
+done < <(find "$root" -type l -print0)
+
+version=$(sed -nE 's/^#[[:space:]]*define[[:space:]]+OPENSSL_VERSION_STR[[:space:]]+"([^"]+)".*/\1/p' \
+              "$root/usr/include/openssl/opensslv.h")
+libdir=$root/usr/lib/$triple
+modulesdir=$(find "$libdir" -maxdepth 2 -type d -name 'ossl-modules' | head -1)
+loader_path=$(find "$root/usr/lib" "$root/usr/lib64" -maxdepth 2 -name "$loader" 2> /dev/null | head -1 || true)
+[[ -n "$loader_path" && -n "$version" ]] ||
+    { echo "openssl_release.sh: unpacked $root lacks its loader or opensslv.h" >&2; exit 1; }
+
+if [[ -z "$qemu" ]]; then
+    run="OSSL_RUN=(\"$loader_path\" --library-path \"$libdir:/usr/lib/$triple:/lib/$triple\")"
+else
+    # QEMU: the root is the guest's /, the host's cross runtime (libstdc++)
+    # comes after the suite's libraries.
+    run="OSSL_RUN=(env \"QEMU_LD_PREFIX=$root\" \"LD_LIBRARY_PATH=$libdir:/usr/$triple/lib\" $qemu)"
+fi
+cat > "$root/env.sh" <<EOF
+# Generated by scripts/openssl_release.sh: OpenSSL $version from Debian $suite ($arch).
+OSSL_ROOT="$root"
+OSSL_RELEASE="$release"
+OSSL_VERSION="$version"
+OSSL_ARCH="$arch"
+OSSL_TRIPLE="$triple"
+OSSL_LIBDIR="$libdir"
+OSSL_INCLUDE="$root/usr/include"
+OSSL_MODULESDIR="$modulesdir"
+$run
+EOF
+cat > "$root/bin/openssl" <<EOF
+#!/usr/bin/env bash
+# OpenSSL $version ($suite, $arch), run on its own loader and libraries.
+source "$root/env.sh"
+exec "\${OSSL_RUN[@]}" "$root/usr/bin/openssl" "\$@"
+EOF
+chmod +x "$root/bin/openssl"
+"$root/bin/openssl" version > /dev/null ||
+    { echo "openssl_release.sh: $root/bin/openssl does not run" >&2; exit 1; }
+echo "$want" > "$stamp"
+echo "$root"
