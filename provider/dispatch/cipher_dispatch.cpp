@@ -13,11 +13,11 @@
 #include <array>
 #include <utility>
 
-#include "provider/catalogue.h"
-#include "provider/cipher_ctx.h"
-#include "provider/errors.h"
-#include "provider/provider.h"
-#include "provider/trace.h"
+#include "provider/module/catalogue.h"
+#include "provider/modes/cipher_ctx.h"
+#include "provider/module/errors.h"
+#include "provider/module/provider.h"
+#include "provider/module/trace.h"
 
 namespace hwc {
 

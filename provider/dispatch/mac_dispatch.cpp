@@ -9,7 +9,7 @@
 #include <array>
 #include <utility>
 
-#include "provider/provider.h"
+#include "provider/module/provider.h"
 
 namespace hwc {
 

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 // The mode table, algorithm-level parameters and small helpers every mode
 // family shares.
-#include "provider/cipher_ctx.h"
+#include "provider/modes/cipher_ctx.h"
 
 #include <openssl/core_names.h>
 #include <openssl/params.h>
 
-#include "provider/mode_contexts.h"
-#include "provider/params.h"
-#include "provider/provider.h"
+#include "provider/modes/mode_contexts.h"
+#include "provider/params/param_table.h"
+#include "provider/module/provider.h"
 
 namespace hwc {
 

@@ -10,7 +10,7 @@
 #include <cstdint>
 
 #include "cores/wipe.h"
-#include "provider/catalogue.h"
+#include "provider/module/catalogue.h"
 
 namespace hwc {
 

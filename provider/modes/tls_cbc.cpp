@@ -27,14 +27,14 @@
 // The one exception is encrypt-then-MAC (mac_size 0): there the MAC has
 // already been verified before decryption, so bad padding is not an oracle,
 // and the call fails as the default provider's does.
-#include "provider/tls_cbc.h"
+#include "provider/modes/tls_cbc.h"
 
 #include <openssl/prov_ssl.h>
 
 #include <climits>
 #include <cstring>
 
-#include "provider/cipher_ctx.h"
+#include "provider/modes/cipher_ctx.h"
 
 namespace hwc::tls_cbc {
 

@@ -16,10 +16,10 @@
 #include <openssl/params.h>
 
 #include "cores/modes.h"
-#include "provider/classic_ctx.h"
-#include "provider/errors.h"
-#include "provider/mode_contexts.h"
-#include "provider/params.h"
+#include "provider/modes/classic_ctx.h"
+#include "provider/module/errors.h"
+#include "provider/modes/mode_contexts.h"
+#include "provider/params/param_table.h"
 
 namespace hwc {
 

@@ -3,7 +3,7 @@
 // Mode to one of these.
 #pragma once
 
-#include "provider/cipher_ctx.h"
+#include "provider/modes/cipher_ctx.h"
 
 namespace hwc {
 

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 // hwcipher's reason strings and error raising through the core's upcalls.
-#include "provider/errors.h"
+#include "provider/module/errors.h"
 
 #include <cstdarg>
 
-#include "provider/upcalls.h"
-#include "provider/provider.h"
+#include "provider/module/upcalls.h"
+#include "provider/module/provider.h"
 
 namespace hwc {
 

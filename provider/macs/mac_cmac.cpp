@@ -11,12 +11,12 @@
 
 #include <new>
 
-#include "provider/catalogue.h"
-#include "provider/cmac_engine.h"
-#include "provider/errors.h"
-#include "provider/mac_ctx.h"
-#include "provider/params.h"
-#include "provider/provider.h"
+#include "provider/module/catalogue.h"
+#include "provider/engines/cmac_engine.h"
+#include "provider/module/errors.h"
+#include "provider/macs/mac_ctx.h"
+#include "provider/params/param_table.h"
+#include "provider/module/provider.h"
 
 namespace hwc {
 

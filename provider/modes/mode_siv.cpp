@@ -10,10 +10,10 @@
 #include <new>
 
 #include "cores/modes.h"
-#include "provider/cmac_engine.h"
-#include "provider/errors.h"
-#include "provider/mode_contexts.h"
-#include "provider/siv_base.h"
+#include "provider/engines/cmac_engine.h"
+#include "provider/module/errors.h"
+#include "provider/modes/mode_contexts.h"
+#include "provider/modes/siv_base.h"
 
 namespace hwc {
 

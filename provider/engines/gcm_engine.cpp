@@ -2,12 +2,12 @@
 // GCM arithmetic: counter mode through the block core's ctr kernel (split
 // where GCM's 32-bit counter field wraps), GHASH through the GHASH core in
 // bulk, bytes buffered only at the edges of each call.
-#include "provider/gcm_engine.h"
+#include "provider/engines/gcm_engine.h"
 
 #include <cstring>
 
 #include "cores/modes.h"
-#include "provider/cipher_ctx.h"
+#include "provider/modes/cipher_ctx.h"
 
 namespace hwc {
 

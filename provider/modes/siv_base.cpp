@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
 // The EVP-facing state machine shared by SIV and GCM-SIV (see siv_base.h).
-#include "provider/siv_base.h"
+#include "provider/modes/siv_base.h"
 
 #include <openssl/core_names.h>
 #include <openssl/params.h>
 
 #include <cstring>
 
-#include "provider/errors.h"
-#include "provider/params.h"
-#include "provider/provider.h"
+#include "provider/module/errors.h"
+#include "provider/params/param_table.h"
+#include "provider/module/provider.h"
 
 namespace hwc {
 

@@ -12,11 +12,11 @@
 #include <cstring>
 #include <new>
 
-#include "provider/errors.h"
-#include "provider/gcm_engine.h"
-#include "provider/mode_contexts.h"
-#include "provider/params.h"
-#include "provider/provider.h"
+#include "provider/module/errors.h"
+#include "provider/engines/gcm_engine.h"
+#include "provider/modes/mode_contexts.h"
+#include "provider/params/param_table.h"
+#include "provider/module/provider.h"
 
 namespace hwc {
 

@@ -13,15 +13,15 @@
 
 #include "cores/cpu.h"
 #include "cores/registry.h"
-#include "provider/catalogue.h"
-#include "provider/cipher_ctx.h"
+#include "provider/module/catalogue.h"
+#include "provider/modes/cipher_ctx.h"
 #include "provider/dispatch/cipher_dispatch.h"
 #include "provider/dispatch/mac_dispatch.h"
-#include "provider/errors.h"
-#include "provider/params.h"
-#include "provider/provider.h"
-#include "provider/trace.h"
-#include "provider/upcalls.h"
+#include "provider/module/errors.h"
+#include "provider/params/param_table.h"
+#include "provider/module/provider.h"
+#include "provider/module/trace.h"
+#include "provider/module/upcalls.h"
 
 #ifndef HWCIPHER_VERSION
 #define HWCIPHER_VERSION "0.1.0"

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // POLYVAL through a GHASH core (RFC 8452 Appendix A).
-#include "provider/polyval_ghash.h"
+#include "provider/engines/polyval_ghash.h"
 
 #include <cstring>
 
-#include "provider/cipher_ctx.h"
+#include "provider/modes/cipher_ctx.h"
 
 namespace hwc {
 

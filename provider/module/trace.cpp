@@ -2,7 +2,7 @@
 // The HWCIPHER_TRACE writer: one line per keyed cipher context, appended with
 // a single write() so that lines from concurrent threads and processes sharing
 // the file never interleave mid-line.
-#include "provider/trace.h"
+#include "provider/module/trace.h"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -11,9 +11,9 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "provider/catalogue.h"
-#include "provider/cipher_ctx.h"
-#include "provider/provider.h"
+#include "provider/module/catalogue.h"
+#include "provider/modes/cipher_ctx.h"
+#include "provider/module/provider.h"
 
 namespace hwc {
 

@@ -13,11 +13,11 @@
 #include <vector>
 
 #include "cores/modes.h"
-#include "provider/classic_ctx.h"
-#include "provider/errors.h"
-#include "provider/mode_contexts.h"
-#include "provider/provider.h"
-#include "provider/tls_cbc.h"
+#include "provider/modes/classic_ctx.h"
+#include "provider/module/errors.h"
+#include "provider/modes/mode_contexts.h"
+#include "provider/module/provider.h"
+#include "provider/modes/tls_cbc.h"
 
 namespace hwc {
 

@@ -29,10 +29,10 @@
 #include <new>
 
 #include "cores/modes.h"
-#include "provider/errors.h"
-#include "provider/mode_contexts.h"
-#include "provider/params.h"
-#include "provider/provider.h"
+#include "provider/module/errors.h"
+#include "provider/modes/mode_contexts.h"
+#include "provider/params/param_table.h"
+#include "provider/module/provider.h"
 
 namespace hwc {
 

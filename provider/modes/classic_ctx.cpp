@@ -2,7 +2,7 @@
 // The classic modes' shared state: init/re-init rules, key hygiene, and the
 // parameters common to ECB/CBC/CTS/CFB/OFB/CTR (mirroring OpenSSL's default
 // provider).
-#include "provider/classic_ctx.h"
+#include "provider/modes/classic_ctx.h"
 
 #include <openssl/core_names.h>
 #include <openssl/crypto.h>
@@ -10,10 +10,10 @@
 
 #include <cstring>
 
-#include "provider/errors.h"
-#include "provider/params.h"
-#include "provider/provider.h"
-#include "provider/tls_cbc.h"
+#include "provider/module/errors.h"
+#include "provider/params/param_table.h"
+#include "provider/module/provider.h"
+#include "provider/modes/tls_cbc.h"
 
 namespace hwc {
 

@@ -12,11 +12,11 @@
 #include <new>
 
 #include "cores/modes.h"
-#include "provider/errors.h"
-#include "provider/mode_contexts.h"
-#include "provider/polyval_ghash.h"
-#include "provider/provider.h"
-#include "provider/siv_base.h"
+#include "provider/module/errors.h"
+#include "provider/modes/mode_contexts.h"
+#include "provider/engines/polyval_ghash.h"
+#include "provider/module/provider.h"
+#include "provider/modes/siv_base.h"
 
 namespace hwc {
 

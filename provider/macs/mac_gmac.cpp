@@ -14,13 +14,13 @@
 #include <cstring>
 #include <new>
 
-#include "provider/catalogue.h"
-#include "provider/cipher_ctx.h"
-#include "provider/errors.h"
-#include "provider/gcm_engine.h"
-#include "provider/mac_ctx.h"
-#include "provider/params.h"
-#include "provider/provider.h"
+#include "provider/module/catalogue.h"
+#include "provider/modes/cipher_ctx.h"
+#include "provider/module/errors.h"
+#include "provider/engines/gcm_engine.h"
+#include "provider/macs/mac_ctx.h"
+#include "provider/params/param_table.h"
+#include "provider/module/provider.h"
 
 namespace hwc {
 

@@ -6,7 +6,7 @@
 #pragma once
 
 #include "cores/core.h"
-#include "provider/cipher_ctx.h"
+#include "provider/modes/cipher_ctx.h"
 
 namespace hwc {
 

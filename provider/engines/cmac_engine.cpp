@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 // CMAC (NIST SP 800-38B) over any block core.
-#include "provider/cmac_engine.h"
+#include "provider/engines/cmac_engine.h"
 
 #include <cstring>
 
 #include "cores/modes.h"
-#include "provider/cipher_ctx.h"
+#include "provider/modes/cipher_ctx.h"
 
 namespace hwc {
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Catalogue look-ups by name (for MACs that take a "cipher" parameter).
-#include "provider/catalogue.h"
+#include "provider/module/catalogue.h"
 
 #include <string_view>
 
