@@ -37,14 +37,11 @@ bool CmacKey::set(const BlockCore* core, const uint8_t* key, size_t keylen) {
 
 void CmacKey::clear() {
     core_ = nullptr;
-    wipe(&ks_, sizeof ks_);
-    wipe(k1_, sizeof k1_);
-    wipe(k2_, sizeof k2_);
+    wipe_all(ks_, k1_, k2_);
 }
 
 void CmacState::reset() {
-    wipe(x_, sizeof x_);
-    wipe(buf_, sizeof buf_);
+    wipe_all(x_, buf_);
     n_ = 0;
     absorbed_ = false;
 }
@@ -132,8 +129,7 @@ void CmacState::final(const CmacKey& key, uint8_t tag[kBlockSize]) const {
     }
     cbc_mac(*key.core_, key.ks_, x, last, 1);
     std::memcpy(tag, x, kBlockSize);
-    wipe(x, sizeof x);
-    wipe(last, sizeof last);
+    wipe_all(x, last);
 }
 
 void cmac(const CmacKey& key, const uint8_t* in, size_t len, uint8_t tag[kBlockSize]) {

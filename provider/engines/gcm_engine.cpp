@@ -41,15 +41,12 @@ void inc32(uint8_t block[kBlockSize]) { store_be32(block + 12, load_be32(block +
 
 } // namespace
 
-bool GcmEngine::set_key(const BlockCore& core, const GhashCore& ghash, const uint8_t* key,
-                        size_t keylen) {
+bool GcmEngine::set_key(const BlockCore& core, const GhashCore& ghash, KeySchedule& ks,
+                        const uint8_t* key, size_t keylen) {
     clear();
-    if (!core.set_key(ks_, key, keylen)) {
-        wipe(&ks_, sizeof ks_);
-        return false;
-    }
+    if (!core.set_key(ks, key, keylen)) return false;
     uint8_t h[kBlockSize] = {};
-    core.encrypt_blocks(ks_, h, h, 1);
+    core.encrypt_blocks(ks, h, h, 1);
     ghash.set_key(hkey_, h);
     wipe(h, sizeof h);
     core_ = &core;
@@ -58,13 +55,7 @@ bool GcmEngine::set_key(const BlockCore& core, const GhashCore& ghash, const uin
 }
 
 void GcmEngine::clear() {
-    wipe(&ks_, sizeof ks_);
-    wipe(&hkey_, sizeof hkey_);
-    wipe(y_, sizeof y_);
-    wipe(buf_, sizeof buf_);
-    wipe(ctr_, sizeof ctr_);
-    wipe(ek_, sizeof ek_);
-    wipe(ekj0_, sizeof ekj0_);
+    wipe_all(hkey_, y_, buf_, ctr_, ek_, ekj0_);
     buf_n_ = 0;
     ek_pos_ = kBlockSize;
     aad_len_ = data_len_ = 0;
@@ -73,7 +64,7 @@ void GcmEngine::clear() {
     ghash_ = nullptr;
 }
 
-void GcmEngine::start(const uint8_t* iv, size_t ivlen) {
+void GcmEngine::start(const KeySchedule& ks, const uint8_t* iv, size_t ivlen) {
     std::memset(y_, 0, sizeof y_);
     buf_n_ = 0;
     uint8_t j0[kBlockSize];
@@ -91,11 +82,10 @@ void GcmEngine::start(const uint8_t* iv, size_t ivlen) {
         std::memcpy(j0, y_, kBlockSize);
         std::memset(y_, 0, sizeof y_);
     }
-    core_->encrypt_blocks(ks_, j0, ekj0_, 1);
+    core_->encrypt_blocks(ks, j0, ekj0_, 1);
     inc32(j0);
     std::memcpy(ctr_, j0, kBlockSize);
-    wipe(j0, sizeof j0);
-    wipe(ek_, sizeof ek_);
+    wipe_all(j0, ek_);
     ek_pos_ = kBlockSize;
     aad_len_ = data_len_ = 0;
     data_started_ = false;
@@ -140,13 +130,13 @@ bool GcmEngine::aad(const uint8_t* in, size_t len) {
 // GCM's counter only steps its low 32 bits (inc32), the core's ctr kernel
 // steps all 128: run the kernel up to the wrap of the 32-bit field, then put
 // back the upper 96 bits it may have carried into.
-void GcmEngine::ctr32(const uint8_t* in, uint8_t* out, size_t nblocks) {
+void GcmEngine::ctr32(const KeySchedule& ks, const uint8_t* in, uint8_t* out, size_t nblocks) {
     while (nblocks != 0) {
         const uint64_t room = (uint64_t{1} << 32) - load_be32(ctr_ + 12);
         const size_t n = nblocks < room ? nblocks : static_cast<size_t>(room);
         uint8_t upper[12];
         std::memcpy(upper, ctr_, 12);
-        ctr(*core_, ks_, ctr_, in, out, n);
+        ctr(*core_, ks, ctr_, in, out, n);
         std::memcpy(ctr_, upper, 12);
         in += n * kBlockSize;
         out += n * kBlockSize;
@@ -154,7 +144,8 @@ void GcmEngine::ctr32(const uint8_t* in, uint8_t* out, size_t nblocks) {
     }
 }
 
-bool GcmEngine::crypt(const uint8_t* in, uint8_t* out, size_t len, bool encrypt) {
+bool GcmEngine::crypt(const KeySchedule& ks, const uint8_t* in, uint8_t* out, size_t len,
+                      bool encrypt) {
     if (len == 0) return true;
     if (len > kMaxData - data_len_) return false;
     if (!data_started_) {
@@ -188,20 +179,20 @@ bool GcmEngine::crypt(const uint8_t* in, uint8_t* out, size_t len, bool encrypt)
         if (stitched != nullptr) {
             const uint64_t room = (uint64_t{1} << 32) - load_be32(ctr_ + 12);
             if (n < room) {
-                stitched(ks_, hkey_, ctr_, y_, in, out, n);
+                stitched(ks, hkey_, ctr_, y_, in, out, n);
             } else {
                 // Up to the wrap of the 32-bit field: a kernel that counts in
                 // 128 bits would carry into the upper 96 bits, which GCM keeps.
                 n = static_cast<size_t>(room);
                 uint8_t upper[12];
                 std::memcpy(upper, ctr_, 12);
-                stitched(ks_, hkey_, ctr_, y_, in, out, n);
+                stitched(ks, hkey_, ctr_, y_, in, out, n);
                 std::memcpy(ctr_, upper, 12);
             }
         } else {
             if (n > kChunkBlocks) n = kChunkBlocks;
             if (!encrypt) ghash_->update(hkey_, y_, in, n);
-            ctr32(in, out, n);
+            ctr32(ks, in, out, n);
             if (encrypt) ghash_->update(hkey_, y_, out, n);
         }
         in += n * kBlockSize;
@@ -212,7 +203,7 @@ bool GcmEngine::crypt(const uint8_t* in, uint8_t* out, size_t len, bool encrypt)
 
     // A partial last block: one keystream block, kept for the next call.
     if (len != 0) {
-        core_->encrypt_blocks(ks_, ctr_, ek_, 1);
+        core_->encrypt_blocks(ks, ctr_, ek_, 1);
         inc32(ctr_);
         ek_pos_ = 0;
         for (size_t i = 0; i < len; ++i) {
@@ -233,8 +224,7 @@ void GcmEngine::finish(uint8_t tag[kBlockSize]) {
     ghash_->update(hkey_, y_, lens, 1);
     for (size_t i = 0; i < kBlockSize; ++i) tag[i] = static_cast<uint8_t>(y_[i] ^ ekj0_[i]);
     // Nothing of this message is needed any more.
-    wipe(y_, sizeof y_);
-    wipe(ek_, sizeof ek_);
+    wipe_all(y_, ek_);
     ek_pos_ = kBlockSize;
 }
 

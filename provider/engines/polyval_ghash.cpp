@@ -36,8 +36,7 @@ void Polyval::set_key(const GhashCore& core, const uint8_t h[16]) {
 }
 
 void Polyval::reset() {
-    wipe(y_, sizeof y_);
-    wipe(buf_, sizeof buf_);
+    wipe_all(y_, buf_);
     n_ = 0;
 }
 

@@ -8,6 +8,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "provider/params/param_table.h"
+
 namespace hwc {
 
 struct ProvCtx;
@@ -33,13 +35,12 @@ protected:
 struct MacOps {
     const char* names;                                  // "CMAC", "GMAC:1.0.9797.3.4"
     MacCtx* (*create)(const ProvCtx* prov);             // nullptr: not implemented yet
-    int (*get_params)(OSSL_PARAM params[]);             // algorithm-level (no context)
-    const OSSL_PARAM* (*gettable_params)();
+    ParamSpan<const MacOps, OSSL_PARAM> params;         // algorithm-level (no context)
     const OSSL_PARAM* (*gettable_ctx_params)();
     const OSSL_PARAM* (*settable_ctx_params)();
 };
 
-extern const MacOps kCmacOps; // provider/mac_cmac.cpp
-extern const MacOps kGmacOps; // provider/mac_gmac.cpp
+extern const MacOps kCmacOps; // provider/macs/mac_cmac.cpp
+extern const MacOps kGmacOps; // provider/macs/mac_gmac.cpp
 
 } // namespace hwc

@@ -7,15 +7,10 @@
 #include <openssl/params.h>
 
 #include "provider/modes/mode_contexts.h"
-#include "provider/params/param_table.h"
 #include "provider/module/provider.h"
+#include "provider/params/param_table.h"
 
 namespace hwc {
-
-bool set_octets(OSSL_PARAM* p, const uint8_t* data, size_t len) {
-    if (p->data_type == OSSL_PARAM_OCTET_PTR) return OSSL_PARAM_set_octet_ptr(p, data, len) == 1;
-    return OSSL_PARAM_set_octet_string(p, data, len) == 1;
-}
 
 const ModeOps& mode_ops(Mode m) {
     switch (m) {
@@ -52,49 +47,49 @@ CipherCtx* CipherCtx::create(const ProvCtx* prov, const AlgorithmRow& row) {
     return ctx;
 }
 
-int algorithm_get_params(const AlgorithmRow& row, OSSL_PARAM params[]) {
-    const ModeTraits t = mode_traits(row.mode);
-    OSSL_PARAM* p;
-    if ((p = param_locate(params, OSSL_CIPHER_PARAM_MODE)) != nullptr &&
-        !OSSL_PARAM_set_uint(p, t.evp_mode))
-        return 0;
-    if ((p = param_locate(params, OSSL_CIPHER_PARAM_KEYLEN)) != nullptr &&
-        !OSSL_PARAM_set_size_t(p, key_bytes(row)))
-        return 0;
-    if ((p = param_locate(params, OSSL_CIPHER_PARAM_IVLEN)) != nullptr &&
-        !OSSL_PARAM_set_size_t(p, t.ivlen))
-        return 0;
-    if ((p = param_locate(params, OSSL_CIPHER_PARAM_BLOCK_SIZE)) != nullptr &&
-        !OSSL_PARAM_set_size_t(p, t.blocksize))
-        return 0;
-    const struct { const char* key; bool value; } flags[] = {
-        {OSSL_CIPHER_PARAM_AEAD, t.aead},
-        {OSSL_CIPHER_PARAM_CUSTOM_IV, t.custom_iv},
-        {OSSL_CIPHER_PARAM_CTS, t.cts},
-        {OSSL_CIPHER_PARAM_TLS1_MULTIBLOCK, false},
-        {OSSL_CIPHER_PARAM_HAS_RAND_KEY, false},
-    };
-    for (const auto& f : flags) {
-        if ((p = param_locate(params, f.key)) != nullptr && !OSSL_PARAM_set_int(p, f.value))
-            return 0;
-    }
-    return 1;
+namespace {
+
+using AlgorithmGetter = Getter<const AlgorithmRow>;
+
+bool size_answer(OSSL_PARAM& p, size_t value) { return OSSL_PARAM_set_size_t(&p, value) == 1; }
+
+template <bool ModeTraits::*Flag>
+bool flag(const AlgorithmRow& row, OSSL_PARAM& p) {
+    return OSSL_PARAM_set_int(&p, mode_traits(row.mode).*Flag) == 1;
 }
 
-const OSSL_PARAM* algorithm_gettable_params() {
-    static const OSSL_PARAM list[] = {
-        OSSL_PARAM_uint(OSSL_CIPHER_PARAM_MODE, nullptr),
-        OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_KEYLEN, nullptr),
-        OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_IVLEN, nullptr),
-        OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_BLOCK_SIZE, nullptr),
-        OSSL_PARAM_int(OSSL_CIPHER_PARAM_AEAD, nullptr),
-        OSSL_PARAM_int(OSSL_CIPHER_PARAM_CUSTOM_IV, nullptr),
-        OSSL_PARAM_int(OSSL_CIPHER_PARAM_CTS, nullptr),
-        OSSL_PARAM_int(OSSL_CIPHER_PARAM_TLS1_MULTIBLOCK, nullptr),
-        OSSL_PARAM_int(OSSL_CIPHER_PARAM_HAS_RAND_KEY, nullptr),
-        OSSL_PARAM_END,
-    };
-    return list;
+bool never(const AlgorithmRow&, OSSL_PARAM& p) { return OSSL_PARAM_set_int(&p, 0) == 1; }
+
+// What OpenSSL asks of an algorithm before any context exists (EVP derives
+// the cipher's flags from these).
+constexpr ParamTable kAlgorithmParams{std::array{
+    AlgorithmGetter{OSSL_CIPHER_PARAM_MODE, kUint,
+                    [](const AlgorithmRow& r, OSSL_PARAM& p) {
+                        return OSSL_PARAM_set_uint(&p, mode_traits(r.mode).evp_mode) == 1;
+                    }},
+    AlgorithmGetter{OSSL_CIPHER_PARAM_KEYLEN, kSizeT,
+                    [](const AlgorithmRow& r, OSSL_PARAM& p) { return size_answer(p, key_bytes(r)); }},
+    AlgorithmGetter{OSSL_CIPHER_PARAM_IVLEN, kSizeT,
+                    [](const AlgorithmRow& r, OSSL_PARAM& p) {
+                        return size_answer(p, mode_traits(r.mode).ivlen);
+                    }},
+    AlgorithmGetter{OSSL_CIPHER_PARAM_BLOCK_SIZE, kSizeT,
+                    [](const AlgorithmRow& r, OSSL_PARAM& p) {
+                        return size_answer(p, mode_traits(r.mode).blocksize);
+                    }},
+    AlgorithmGetter{OSSL_CIPHER_PARAM_AEAD, kInt, flag<&ModeTraits::aead>},
+    AlgorithmGetter{OSSL_CIPHER_PARAM_CUSTOM_IV, kInt, flag<&ModeTraits::custom_iv>},
+    AlgorithmGetter{OSSL_CIPHER_PARAM_CTS, kInt, flag<&ModeTraits::cts>},
+    AlgorithmGetter{OSSL_CIPHER_PARAM_TLS1_MULTIBLOCK, kInt, never},
+    AlgorithmGetter{OSSL_CIPHER_PARAM_HAS_RAND_KEY, kInt, never},
+}};
+
+} // namespace
+
+int algorithm_get_params(const AlgorithmRow& row, OSSL_PARAM params[]) {
+    return kAlgorithmParams.span().apply(row, params) ? 1 : 0;
 }
+
+const OSSL_PARAM* algorithm_gettable_params() { return kAlgorithmParams.span().list; }
 
 } // namespace hwc

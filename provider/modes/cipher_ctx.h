@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // The cipher context interface the dispatch thunks drive, one implementation
-// per mode family (classic_ctx.h for ECB/CBC/CTS/CFB/OFB/CTR; AEAD and other
-// families alongside), and the per-mode table that creates them.
+// per mode family (all built on keyed_ctx.h: classic_ctx.h for
+// ECB/CBC/CTS/CFB/OFB/CTR, aead_ctx.h for the AEADs, XTS and key wrap
+// alongside), and the per-mode table that creates them.
 #pragma once
 
 #include <openssl/core.h>
@@ -74,8 +75,10 @@ const OSSL_PARAM* algorithm_gettable_params();
 // libcrypto's byte-granular loop.
 inline void wipe(void* p, size_t n) { secure_wipe(p, n); }
 
-// Answers an "iv"-like parameter as an octet string (copy) or an octet
-// pointer (legacy EVP_CIPHER_CTX_iv()), whichever the caller asked for.
-bool set_octets(OSSL_PARAM* p, const uint8_t* data, size_t len);
+// Wipes each of `objects` (arrays or structs) whole.
+template <class... T>
+void wipe_all(T&... objects) {
+    (wipe(&objects, sizeof objects), ...);
+}
 
 } // namespace hwc

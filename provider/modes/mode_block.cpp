@@ -14,24 +14,20 @@
 
 #include "cores/modes.h"
 #include "provider/modes/classic_ctx.h"
-#include "provider/module/errors.h"
 #include "provider/modes/mode_contexts.h"
-#include "provider/module/provider.h"
 #include "provider/modes/tls_cbc.h"
+#include "provider/module/errors.h"
+#include "provider/module/provider.h"
 
 namespace hwc {
 
 namespace {
 
-class BlockModeCtx final : public ClassicCtx {
+class BlockModeCtx final : public FamilyCtx<BlockModeCtx, ClassicCtx> {
 public:
-    BlockModeCtx(const ProvCtx* prov, const AlgorithmRow& row) : ClassicCtx(prov, row) {}
-    ~BlockModeCtx() override {
-        wipe(buf_, sizeof buf_);
-        wipe(tls_mac_, sizeof tls_mac_);
-    }
-
-    CipherCtx* clone() const override { return new (std::nothrow) BlockModeCtx(*this); }
+    using FamilyCtx::FamilyCtx;
+    ~BlockModeCtx() override { wipe_all(buf_, tls_mac_); }
+    static const CipherParams& tables();
 
     int update(uint8_t* out, size_t* outl, size_t outsize, const uint8_t* in,
                size_t inl) override;
@@ -40,7 +36,6 @@ public:
                size_t inl) override;
 
 private:
-    BlockModeCtx(const BlockModeCtx&) = default;
     const uint8_t* tls_mac() const override { return tls_mac_set_ ? tls_mac_ : nullptr; }
     bool record_mode() const { return tls_version_ > 0 && row_->mode == Mode::cbc; }
     int tls_record(uint8_t* out, size_t* outl, size_t outsize, const uint8_t* in, size_t inl);
@@ -97,10 +92,7 @@ int BlockModeCtx::update_disjoint(uint8_t* out, size_t* outl, size_t outsize, co
     size_t emit = total / kBlockSize * kBlockSize;
     const bool hold_back = !encrypt_ && padding_;
     if (hold_back && emit == total && emit != 0) emit -= kBlockSize;
-    if (outsize < emit) {
-        HWC_RAISE(prov_, kErrOutputBufferTooSmall, "need %zu bytes, have %zu", emit, outsize);
-        return 0;
-    }
+    if (!need_output(emit, outsize)) return 0;
 
     size_t done = 0;
     if (bufsz_ != 0 && emit != 0) {
@@ -130,17 +122,13 @@ int BlockModeCtx::update_disjoint(uint8_t* out, size_t* outl, size_t outsize, co
 int BlockModeCtx::tls_record(uint8_t* out, size_t* outl, size_t outsize, const uint8_t* in,
                              size_t inl) {
     tls_mac_set_ = false;
-    if (in == nullptr || in != out || !padding_) {
-        HWC_RAISE(prov_, kErrInvalidParam, "TLS record mode needs in == out and padding on");
-        return 0;
-    }
+    if (in == nullptr || in != out || !padding_)
+        return HWC_FAIL(prov_, kErrInvalidParam, "TLS record mode needs in == out and padding on");
     if (encrypt_) {
         const size_t padlen = tls_cbc::padding_length(inl, kBlockSize);
-        if (outsize < inl + padlen) {
-            HWC_RAISE(prov_, kErrOutputBufferTooSmall, "TLS record of %zu bytes needs %zu", inl,
-                      inl + padlen);
-            return 0;
-        }
+        if (outsize < inl + padlen)
+            return HWC_FAIL(prov_, kErrOutputBufferTooSmall, "TLS record of %zu bytes needs %zu",
+                            inl, inl + padlen);
         tls_cbc::write_padding(tls_version_, out + inl, padlen);
         process(out, out, (inl + padlen) / kBlockSize);
         *outl = inl + padlen;
@@ -148,27 +136,20 @@ int BlockModeCtx::tls_record(uint8_t* out, size_t* outl, size_t outsize, const u
     }
 
     // Decrypting. Only the public shape of the record may fail the call.
-    if (!tls_cbc::is_known_version(tls_version_)) {
-        HWC_RAISE(prov_, kErrInvalidParam, "tls-version 0x%04x has no CBC record format",
-                  tls_version_);
-        return 0;
-    }
+    if (!tls_cbc::is_known_version(tls_version_))
+        return HWC_FAIL(prov_, kErrInvalidParam, "tls-version 0x%04x has no CBC record format",
+                        tls_version_);
     if (inl == 0 || inl % kBlockSize != 0 ||
         inl < tls_cbc::min_record_length(tls_version_, kBlockSize, tls_mac_size_)) {
         HWC_RAISE(prov_, kErrWrongFinalBlockLength, "TLS record of %zu bytes is malformed", inl);
         return 0;
     }
-    if (outsize < inl) {
-        HWC_RAISE(prov_, kErrOutputBufferTooSmall);
-        return 0;
-    }
+    if (outsize < inl) return HWC_FAIL(prov_, kErrOutputBufferTooSmall);
     // Drawn for every MAC-then-encrypt record, used only when the padding is
     // bad: the work done must not depend on the padding.
     uint8_t random_mac[kMaxTlsMacSize];
-    if (tls_mac_size_ != 0 && RAND_bytes_ex(prov_->libctx, random_mac, tls_mac_size_, 0) <= 0) {
-        HWC_RAISE(prov_, kErrInternal, "no random bytes for the TLS MAC");
-        return 0;
-    }
+    if (tls_mac_size_ != 0 && RAND_bytes_ex(prov_->libctx, random_mac, tls_mac_size_, 0) <= 0)
+        return HWC_FAIL(prov_, kErrInternal, "no random bytes for the TLS MAC");
     process(out, out, inl / kBlockSize);
     const size_t skip = tls_cbc::has_explicit_iv(tls_version_) ? kBlockSize : 0;
     size_t payload = 0;
@@ -190,10 +171,7 @@ int BlockModeCtx::tls_record(uint8_t* out, size_t* outl, size_t outsize, const u
 int BlockModeCtx::final(uint8_t* out, size_t* outl, size_t outsize) {
     *outl = 0;
     if (!ready()) return 0;
-    if (record_mode()) {
-        HWC_RAISE(prov_, kErrInvalidParam, "TLS record mode has no final");
-        return 0;
-    }
+    if (record_mode()) return HWC_FAIL(prov_, kErrInvalidParam, "TLS record mode has no final");
     if (encrypt_) {
         if (padding_) {
             // PKCS#7 always adds padding: 1..16 bytes, each holding the count.
@@ -207,10 +185,7 @@ int BlockModeCtx::final(uint8_t* out, size_t* outl, size_t outsize) {
                       bufsz_);
             return 0;
         }
-        if (outsize < kBlockSize) {
-            HWC_RAISE(prov_, kErrOutputBufferTooSmall);
-            return 0;
-        }
+        if (outsize < kBlockSize) return HWC_FAIL(prov_, kErrOutputBufferTooSmall);
         process(buf_, out, 1);
         bufsz_ = 0;
         *outl = kBlockSize;
@@ -261,27 +236,23 @@ int BlockModeCtx::cipher(uint8_t* out, size_t* outl, size_t outsize, const uint8
                          size_t inl) {
     *outl = 0;
     if (!ready()) return 0;
-    if (inl % kBlockSize != 0) {
-        HWC_RAISE(prov_, kErrWrongFinalBlockLength, "raw cipher call needs whole blocks");
-        return 0;
-    }
-    if (outsize < inl) {
-        HWC_RAISE(prov_, kErrOutputBufferTooSmall);
-        return 0;
-    }
+    if (inl % kBlockSize != 0)
+        return HWC_FAIL(prov_, kErrWrongFinalBlockLength, "raw cipher call needs whole blocks");
+    if (outsize < inl) return HWC_FAIL(prov_, kErrOutputBufferTooSmall);
     process(in, out, inl / kBlockSize);
     *outl = inl;
     return 1;
 }
 
+// "use-bits" is listed, as by the default provider, and means nothing here.
+const CipherParams& BlockModeCtx::tables() {
+    static constexpr CipherTables t{
+        kClassicGets, join(kClassicSets, std::array{CipherSetter{OSSL_CIPHER_PARAM_USE_BITS, kUint}})};
+    return t.params;
+}
+
 } // namespace
 
-const ModeOps kBlockModeOps = {
-    [](const ProvCtx* prov, const AlgorithmRow& row) -> CipherCtx* {
-        return new (std::nothrow) BlockModeCtx(prov, row);
-    },
-    &ClassicCtx::gettable_params,
-    &ClassicCtx::settable_params,
-};
+const ModeOps kBlockModeOps = mode_ops_for<BlockModeCtx>();
 
 } // namespace hwc

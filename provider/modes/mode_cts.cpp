@@ -12,14 +12,12 @@
 #include <new>
 #include <string_view>
 
-#include <openssl/core_names.h>
 #include <openssl/params.h>
 
 #include "cores/modes.h"
 #include "provider/modes/classic_ctx.h"
-#include "provider/module/errors.h"
 #include "provider/modes/mode_contexts.h"
-#include "provider/params/param_table.h"
+#include "provider/module/errors.h"
 
 namespace hwc {
 
@@ -27,11 +25,10 @@ namespace {
 
 enum class CtsVariant { cs1, cs2, cs3 };
 
-class CtsModeCtx final : public ClassicCtx {
+class CtsModeCtx final : public FamilyCtx<CtsModeCtx, ClassicCtx> {
 public:
-    CtsModeCtx(const ProvCtx* prov, const AlgorithmRow& row) : ClassicCtx(prov, row) {}
-
-    CipherCtx* clone() const override { return new (std::nothrow) CtsModeCtx(*this); }
+    using FamilyCtx::FamilyCtx;
+    static const CipherParams& tables();
 
     int update(uint8_t* out, size_t* outl, size_t outsize, const uint8_t* in,
                size_t inl) override;
@@ -39,11 +36,10 @@ public:
         *outl = 0;
         return ready() ? 1 : 0;
     }
-    int get_ctx_params(OSSL_PARAM params[]) override;
-    int set_ctx_params(const OSSL_PARAM params[]) override;
+    bool get_cts_mode(OSSL_PARAM& p);
+    bool set_cts_mode(const OSSL_PARAM& p);
 
 private:
-    CtsModeCtx(const CtsModeCtx&) = default;
     void reset_stream() override { updated_ = false; }
 
     void encrypt(const uint8_t* in, uint8_t* out, size_t len);
@@ -63,20 +59,11 @@ int CtsModeCtx::update(uint8_t* out, size_t* outl, size_t outsize, const uint8_t
                        size_t inl) {
     *outl = 0;
     if (!ready()) return 0;
-    if (updated_) {
-        HWC_RAISE(prov_, kErrCtsOneShot);
-        return 0;
-    }
+    if (updated_) return HWC_FAIL(prov_, kErrCtsOneShot);
     // The one update is the whole message, so an empty one is a message
     // shorter than a block: refused, as by OpenSSL's default provider.
-    if (inl < kBlockSize) {
-        HWC_RAISE(prov_, kErrCtsTooShort, "got %zu bytes", inl);
-        return 0;
-    }
-    if (outsize < inl) {
-        HWC_RAISE(prov_, kErrOutputBufferTooSmall, "need %zu bytes, have %zu", inl, outsize);
-        return 0;
-    }
+    if (inl < kBlockSize) return HWC_FAIL(prov_, kErrCtsTooShort, "got %zu bytes", inl);
+    if (!need_output(inl, outsize)) return 0;
     if (encrypt_) encrypt(in, out, inl);
     else decrypt(in, out, inl);
     updated_ = true;
@@ -151,53 +138,41 @@ void CtsModeCtx::decrypt(const uint8_t* in, uint8_t* out, size_t len) {
     cbc_decrypt(*core_, ks_, iv_, prev, o, 1); // P(n-1); iv_ becomes C(n-1)
     std::memcpy(o + kBlockSize, pn, k);
     std::memcpy(iv_, cn, kBlockSize);          // the chain continues from C(n)
-    wipe(z, sizeof z);
-    wipe(pn, sizeof pn);
+    wipe_all(z, pn);
 }
 
-int CtsModeCtx::get_ctx_params(OSSL_PARAM params[]) {
-    if (!ClassicCtx::get_ctx_params(params)) return 0;
-    OSSL_PARAM* p = param_locate(params, OSSL_CIPHER_PARAM_CTS_MODE);
-    if (p != nullptr) {
-        const char* name = variant_ == CtsVariant::cs1 ? "CS1"
-                         : variant_ == CtsVariant::cs2 ? "CS2" : "CS3";
-        if (!OSSL_PARAM_set_utf8_string(p, name)) {
-            HWC_RAISE(prov_, kErrInvalidParam, "cts_mode");
-            return 0;
-        }
-    }
-    return 1;
+bool CtsModeCtx::get_cts_mode(OSSL_PARAM& p) {
+    const char* name = variant_ == CtsVariant::cs1 ? "CS1" : variant_ == CtsVariant::cs2 ? "CS2" : "CS3";
+    return OSSL_PARAM_set_utf8_string(&p, name) || HWC_FAIL(prov_, kErrInvalidParam, "cts_mode");
 }
 
-int CtsModeCtx::set_ctx_params(const OSSL_PARAM params[]) {
-    if (!ClassicCtx::set_ctx_params(params)) return 0;
-    const OSSL_PARAM* p = param_locate(params, OSSL_CIPHER_PARAM_CTS_MODE);
-    if (p != nullptr) {
-        const char* name = nullptr;
-        if (!OSSL_PARAM_get_utf8_string_ptr(p, &name)) {
-            HWC_RAISE(prov_, kErrInvalidCtsMode);
-            return 0;
-        }
-        const std::string_view v(name);
-        if (v == "CS1") variant_ = CtsVariant::cs1;
-        else if (v == "CS2") variant_ = CtsVariant::cs2;
-        else if (v == "CS3") variant_ = CtsVariant::cs3;
-        else {
-            HWC_RAISE(prov_, kErrInvalidCtsMode, "got '%s'", name);
-            return 0;
-        }
-    }
-    return 1;
+bool CtsModeCtx::set_cts_mode(const OSSL_PARAM& p) {
+    const char* name = nullptr;
+    if (!OSSL_PARAM_get_utf8_string_ptr(&p, &name)) return HWC_FAIL(prov_, kErrInvalidCtsMode);
+    const std::string_view v(name);
+    if (v == "CS1") variant_ = CtsVariant::cs1;
+    else if (v == "CS2") variant_ = CtsVariant::cs2;
+    else if (v == "CS3") variant_ = CtsVariant::cs3;
+    else return HWC_FAIL(prov_, kErrInvalidCtsMode, "got '%s'", name);
+    return true;
+}
+
+// The classic rows, but neither the TLS MAC nor the TLS record parameters
+// are listed (as for the default provider's CTS ciphers; they are handled).
+const CipherParams& CtsModeCtx::tables() {
+    static constexpr CipherTables t{
+        join(unlisted(kClassicGets, {OSSL_CIPHER_PARAM_TLS_MAC}),
+             std::array{CipherGetter{OSSL_CIPHER_PARAM_CTS_MODE, kUtf8,
+                                     member<&CtsModeCtx::get_cts_mode>}}),
+        join(unlisted(kClassicSets,
+                      {OSSL_CIPHER_PARAM_TLS_VERSION, OSSL_CIPHER_PARAM_TLS_MAC_SIZE}),
+             std::array{CipherSetter{OSSL_CIPHER_PARAM_CTS_MODE, kUtf8,
+                                     member<&CtsModeCtx::set_cts_mode>}})};
+    return t.params;
 }
 
 } // namespace
 
-const ModeOps kCtsModeOps = {
-    [](const ProvCtx* prov, const AlgorithmRow& row) -> CipherCtx* {
-        return new (std::nothrow) CtsModeCtx(prov, row);
-    },
-    &ClassicCtx::cts_gettable_params,
-    &ClassicCtx::cts_settable_params,
-};
+const ModeOps kCtsModeOps = mode_ops_for<CtsModeCtx>();
 
 } // namespace hwc

@@ -9,14 +9,13 @@
 // "speed"=1), as in SivBaseCtx. POLYVAL runs on the GHASH core
 // (polyval_ghash.h), so a hardware GHASH core speeds up GCM-SIV too.
 #include <cstring>
-#include <new>
 
 #include "cores/modes.h"
-#include "provider/module/errors.h"
-#include "provider/modes/mode_contexts.h"
 #include "provider/engines/polyval_ghash.h"
-#include "provider/module/provider.h"
+#include "provider/modes/mode_contexts.h"
 #include "provider/modes/siv_base.h"
+#include "provider/module/errors.h"
+#include "provider/module/provider.h"
 
 namespace hwc {
 
@@ -30,60 +29,50 @@ void store_le64(uint8_t* p, uint64_t v) {
     for (size_t i = 0; i < 8; ++i) p[i] = static_cast<uint8_t>(v >> (8 * i));
 }
 
-class GcmSivCtx final : public SivBaseCtx {
+// KeyedCtx's key schedule is the key-generating key; the nonce is its IV.
+class GcmSivCtx final : public FamilyCtx<GcmSivCtx, SivBaseCtx> {
 public:
     GcmSivCtx(const ProvCtx* prov, const AlgorithmRow& row)
-        : SivBaseCtx(prov, row), ghash_(prov->cores.ghash) {}
-    ~GcmSivCtx() override {
-        wipe(&kg_ks_, sizeof kg_ks_);
-        wipe(&enc_ks_, sizeof enc_ks_);
-        wipe(nonce_, sizeof nonce_);
-    }
-
-    CipherCtx* clone() const override { return new (std::nothrow) GcmSivCtx(*this); }
+        : FamilyCtx(prov, row), ghash_(prov->cores.ghash) {}
+    ~GcmSivCtx() override { wipe(&enc_ks_, sizeof enc_ks_); }
+    static const CipherParams& tables();
 
 private:
-    GcmSivCtx(const GcmSivCtx&) = default;
-
-    size_t nonce_len() const override { return kNonceLen; }
-    bool set_key(const uint8_t* key, size_t keylen) override;
-    void set_nonce(const uint8_t* nonce) override;
+    bool schedule_key(const uint8_t* key, size_t keylen) override;
+    bool set_iv(const uint8_t* iv, size_t ivlen) override;
     void start_message() override {
         aad_.reset();
         aad_len_ = 0;
     }
     bool add_aad(const uint8_t* in, size_t len) override;
-    bool seal(const uint8_t* in, uint8_t* out, size_t len, uint8_t tag[kTagLen]) override;
-    bool open(const uint8_t* in, uint8_t* out, size_t len, const uint8_t tag[kTagLen]) override;
+    // RFC 8452 §6: plaintext and ciphertext are at most 2^36 bytes.
+    bool accepts(size_t len, bool encrypt) const override {
+        return static_cast<uint64_t>(len) <= kMaxLen ||
+               HWC_FAIL(prov_, kErrInvalidParam, "GCM-SIV %s is limited to 2^36 bytes",
+                        encrypt ? "plaintext" : "ciphertext");
+    }
 
     void derive();
-    void compute_tag(const uint8_t* pt, size_t len, uint8_t tag[kTagLen]) const;
-    void ctr32le(const uint8_t tag[kTagLen], const uint8_t* in, uint8_t* out, size_t len) const;
+    void synthesize(const uint8_t* pt, size_t len, uint8_t tag[kTagLen]) const override;
+    void keystream(const uint8_t tag[kTagLen], const uint8_t* in, uint8_t* out,
+                   size_t len) const override;
 
     const GhashCore* ghash_;
-    KeySchedule kg_ks_{};  // key-generating key
     KeySchedule enc_ks_{}; // message-encryption key (per nonce)
     Polyval aad_;          // keyed with the message-authentication key; holds the AAD
     uint64_t aad_len_ = 0;
-    uint8_t nonce_[kNonceLen] = {};
-    bool kg_set_ = false;
 };
 
-bool GcmSivCtx::set_key(const uint8_t* key, size_t keylen) {
-    kg_set_ = false;
-    wipe(&kg_ks_, sizeof kg_ks_);
-    if (ghash_ == nullptr || !core_->set_key(kg_ks_, key, keylen)) {
-        wipe(&kg_ks_, sizeof kg_ks_);
-        return false;
-    }
-    kg_set_ = true;
-    if (nonce_set_) derive(); // a new key under the nonce already given
+bool GcmSivCtx::schedule_key(const uint8_t* key, size_t keylen) {
+    if (ghash_ == nullptr || !core_->set_key(ks_, key, keylen)) return refused();
+    if (iv_set_) derive(); // a new key under the nonce already given
     return true;
 }
 
-void GcmSivCtx::set_nonce(const uint8_t* nonce) {
-    std::memcpy(nonce_, nonce, kNonceLen);
-    if (kg_set_) derive();
+bool GcmSivCtx::set_iv(const uint8_t* iv, size_t ivlen) {
+    if (!SivBaseCtx::set_iv(iv, ivlen)) return false;
+    if (key_set_) derive();
+    return true;
 }
 
 // RFC 8452 §4: block i = LE32(i) || nonce, encrypted under the key-generating
@@ -96,9 +85,9 @@ void GcmSivCtx::derive() {
     uint8_t out[6 * 16];
     for (size_t i = 0; i < nblocks; ++i) {
         in[16 * i] = static_cast<uint8_t>(i);
-        std::memcpy(in + 16 * i + 4, nonce_, kNonceLen);
+        std::memcpy(in + 16 * i + 4, iv_, kNonceLen);
     }
-    ecb_encrypt(*core_, kg_ks_, in, out, nblocks);
+    ecb_encrypt(*core_, ks_, in, out, nblocks);
     uint8_t auth[16], enc[32];
     for (size_t i = 0; i < 2; ++i) std::memcpy(auth + 8 * i, out + 16 * i, 8);
     for (size_t i = 2; i < nblocks; ++i) std::memcpy(enc + 8 * (i - 2), out + 16 * i, 8);
@@ -106,16 +95,12 @@ void GcmSivCtx::derive() {
     aad_len_ = 0;
     wipe(&enc_ks_, sizeof enc_ks_);
     core_->set_key(enc_ks_, enc, enc_len); // a length the core already accepted
-    wipe(out, sizeof out);
-    wipe(auth, sizeof auth);
-    wipe(enc, sizeof enc);
+    wipe_all(out, auth, enc);
 }
 
 bool GcmSivCtx::add_aad(const uint8_t* in, size_t len) {
-    if (len > kMaxLen - aad_len_) {
-        HWC_RAISE(prov_, kErrInvalidParam, "GCM-SIV AAD is limited to 2^36 bytes");
-        return false;
-    }
+    if (len > kMaxLen - aad_len_)
+        return HWC_FAIL(prov_, kErrInvalidParam, "GCM-SIV AAD is limited to 2^36 bytes");
     aad_.absorb(in, len);
     aad_len_ += len;
     return true;
@@ -123,7 +108,7 @@ bool GcmSivCtx::add_aad(const uint8_t* in, size_t len) {
 
 // tag = E_enc((POLYVAL(A || P || lengths) xor nonce) with bit 127 cleared),
 // from a copy of the AAD state.
-void GcmSivCtx::compute_tag(const uint8_t* pt, size_t len, uint8_t tag[kTagLen]) const {
+void GcmSivCtx::synthesize(const uint8_t* pt, size_t len, uint8_t tag[kTagLen]) const {
     Polyval pv = aad_;
     pv.pad();
     pv.absorb(pt, len);
@@ -134,7 +119,7 @@ void GcmSivCtx::compute_tag(const uint8_t* pt, size_t len, uint8_t tag[kTagLen])
     pv.absorb(lengths, sizeof lengths);
     uint8_t s[16];
     pv.result(s);
-    for (size_t i = 0; i < kNonceLen; ++i) s[i] = static_cast<uint8_t>(s[i] ^ nonce_[i]);
+    for (size_t i = 0; i < kNonceLen; ++i) s[i] = static_cast<uint8_t>(s[i] ^ iv_[i]);
     s[15] &= 0x7f;
     ecb_encrypt(*core_, enc_ks_, s, tag, 1);
     wipe(s, sizeof s);
@@ -143,8 +128,8 @@ void GcmSivCtx::compute_tag(const uint8_t* pt, size_t len, uint8_t tag[kTagLen])
 // CTR with the tag (top bit set) as initial block and a 32-bit little-endian
 // counter in its first four bytes, wrapping mod 2^32. Counter blocks are
 // built in a batch and encrypted in one core call (cores parallelise ECB).
-void GcmSivCtx::ctr32le(const uint8_t tag[kTagLen], const uint8_t* in, uint8_t* out,
-                        size_t len) const {
+void GcmSivCtx::keystream(const uint8_t tag[kTagLen], const uint8_t* in, uint8_t* out,
+                          size_t len) const {
     constexpr size_t kBatch = 32;
     uint8_t ks[kBatch * 16];
     uint8_t cb[16];
@@ -175,37 +160,13 @@ void GcmSivCtx::ctr32le(const uint8_t tag[kTagLen], const uint8_t* in, uint8_t* 
     wipe(cb, sizeof cb);
 }
 
-bool GcmSivCtx::seal(const uint8_t* in, uint8_t* out, size_t len, uint8_t tag[kTagLen]) {
-    if (static_cast<uint64_t>(len) > kMaxLen) {
-        HWC_RAISE(prov_, kErrInvalidParam, "GCM-SIV plaintext is limited to 2^36 bytes");
-        return false;
-    }
-    compute_tag(in, len, tag); // before CTR: in and out may be the same buffer
-    ctr32le(tag, in, out, len);
-    return true;
-}
-
-bool GcmSivCtx::open(const uint8_t* in, uint8_t* out, size_t len, const uint8_t tag[kTagLen]) {
-    if (static_cast<uint64_t>(len) > kMaxLen) {
-        HWC_RAISE(prov_, kErrInvalidParam, "GCM-SIV ciphertext is limited to 2^36 bytes");
-        return false;
-    }
-    ctr32le(tag, in, out, len);
-    uint8_t t[kTagLen];
-    compute_tag(out, len, t);
-    const bool ok = tags_equal(t, tag);
-    wipe(t, sizeof t);
-    return ok;
+const CipherParams& GcmSivCtx::tables() {
+    static constexpr CipherTables t{kSivGets, kSivSets};
+    return t.params;
 }
 
 } // namespace
 
-const ModeOps kGcmSivModeOps = {
-    [](const ProvCtx* prov, const AlgorithmRow& row) -> CipherCtx* {
-        return new (std::nothrow) GcmSivCtx(prov, row);
-    },
-    &SivBaseCtx::gcm_siv_gettable_params,
-    &SivBaseCtx::settable_params,
-};
+const ModeOps kGcmSivModeOps = mode_ops_for<GcmSivCtx>();
 
 } // namespace hwc

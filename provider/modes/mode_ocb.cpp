@@ -19,20 +19,17 @@
 // the tag before final fails instead of returning stale bytes, changing the
 // tag length once a message has started is refused, and EVP_Cipher() follows
 // update/final (the default provider's raw path crashes on AAD).
-#include <openssl/core_names.h>
 #include <openssl/crypto.h>
 #include <openssl/params.h>
 
 #include <bit>
 #include <cstring>
-#include <initializer_list>
-#include <new>
 
 #include "cores/modes.h"
-#include "provider/module/errors.h"
+#include "provider/modes/aead_ctx.h"
 #include "provider/modes/mode_contexts.h"
-#include "provider/params/param_table.h"
-#include "provider/module/provider.h"
+#include "provider/module/errors.h"
+#include "provider/params/cipher_params.h"
 
 namespace hwc {
 
@@ -54,58 +51,43 @@ void dbl(uint8_t out[kBlockSize], const uint8_t in[kBlockSize]) {
     out[kBlockSize - 1] = static_cast<uint8_t>(in[kBlockSize - 1] << 1 ^ (carry & 0x87));
 }
 
-class OcbCtx final : public CipherCtx {
+class OcbCtx final : public FamilyCtx<OcbCtx, AeadCtx> {
 public:
-    OcbCtx(const ProvCtx* prov, const AlgorithmRow& row)
-        : prov_(prov), row_(&row), core_(prov->cores.for_family(row.family)) {
-        std::memset(&ks_, 0, sizeof ks_);
-    }
+    OcbCtx(const ProvCtx* prov, const AlgorithmRow& row) : FamilyCtx(prov, row, 16) {}
     ~OcbCtx() override {
-        wipe(&ks_, sizeof ks_);
-        wipe(lstar_, sizeof lstar_);
-        wipe(ldollar_, sizeof ldollar_);
-        wipe(l_, sizeof l_);
-        wipe(stretch_, sizeof stretch_);
-        wipe(iv_, sizeof iv_);
-        wipe(tag_, sizeof tag_);
+        wipe_all(lstar_, ldollar_, l_, stretch_);
         wipe_message();
     }
+    static const CipherParams& tables();
 
-    CipherCtx* clone() const override { return new (std::nothrow) OcbCtx(*this); }
-
-    int init(bool encrypt, const uint8_t* key, size_t keylen, const uint8_t* iv, size_t ivlen,
-             const OSSL_PARAM params[]) override;
     int update(uint8_t* out, size_t* outl, size_t outsize, const uint8_t* in,
                size_t inl) override;
     int final(uint8_t* out, size_t* outl, size_t outsize) override;
-    // EVP_Cipher(): in == NULL finishes, out == NULL is AAD, as update/final.
-    int cipher(uint8_t* out, size_t* outl, size_t outsize, const uint8_t* in,
-               size_t inl) override {
-        return in == nullptr ? final(out, outl, outsize) : update(out, outl, outsize, in, inl);
-    }
-    int get_ctx_params(OSSL_PARAM params[]) override;
-    int set_ctx_params(const OSSL_PARAM params[]) override;
+    // OCB keeps no running IV: "updated-iv" is the nonce, as in the default provider.
+    size_t iv_length() const override { return ivlen_; }
 
-    static const OSSL_PARAM* gettable();
-    static const OSSL_PARAM* settable();
+    bool get_tag(OSSL_PARAM& p);
+    bool set_tag(const OSSL_PARAM& p);
+    bool set_ivlen(const OSSL_PARAM& p);
 
 private:
-    OcbCtx(const OcbCtx&) = default;
-
     // none: no nonce; pending: nonce given, not yet applied; active: message
     // under way; finished: tag done, a new nonce is needed.
     enum class IvState : uint8_t { none, pending, active, finished };
 
-    size_t key_len() const { return key_bytes(*row_); }
+    void restart() override {
+        tag_ready_ = false;
+        wipe_message();
+        // A message under way restarts; a finished one still needs a new nonce.
+        if (iv_state_ == IvState::active) iv_state_ = IvState::pending;
+    }
+    bool params_first() const override { return true; }
+    bool set_iv(const uint8_t* iv, size_t ivlen) override;
+    bool schedule_key(const uint8_t* key, size_t keylen) override;
     bool ready();
     void start_message();
     void wipe_message() {
-        wipe(offset_, sizeof offset_);
-        wipe(checksum_, sizeof checksum_);
-        wipe(aad_offset_, sizeof aad_offset_);
-        wipe(aad_sum_, sizeof aad_sum_);
-        wipe(data_buf_, sizeof data_buf_);
-        wipe(aad_buf_, sizeof aad_buf_);
+        wipe_all(offset_, checksum_, aad_offset_, aad_sum_, data_buf_, aad_buf_);
         data_len_ = aad_len_ = 0;
         blocks_ = aad_blocks_ = 0;
     }
@@ -118,19 +100,8 @@ private:
     void crypt_blocks(const uint8_t* in, uint8_t* out, size_t n);
     void hash_blocks(const uint8_t* in, size_t n);
 
-    const ProvCtx* prov_;
-    const AlgorithmRow* row_;
-    const BlockCore* core_;
-    KeySchedule ks_;
-    bool encrypt_ = true;
-    bool key_set_ = false;
-    bool tag_set_ = false;   // decrypt: expected tag in tag_
-    bool tag_ready_ = false; // encrypt: computed tag in tag_
     IvState iv_state_ = IvState::none;
     size_t ivlen_ = 12;
-    size_t taglen_ = 16;
-    uint8_t iv_[kBlockSize] = {};
-    uint8_t tag_[kBlockSize] = {};
     uint8_t lstar_[kBlockSize] = {};
     uint8_t ldollar_[kBlockSize] = {};
     uint8_t l_[kLevels][kBlockSize] = {};
@@ -153,56 +124,33 @@ private:
     uint64_t aad_blocks_ = 0;
 };
 
-int OcbCtx::init(bool encrypt, const uint8_t* key, size_t keylen, const uint8_t* iv,
-                 size_t ivlen, const OSSL_PARAM params[]) {
-    encrypt_ = encrypt;
-    tag_ready_ = false;
-    wipe_message();
-    // A message under way restarts; a finished one still needs a new nonce.
-    if (iv_state_ == IvState::active) iv_state_ = IvState::pending;
-    if (!set_ctx_params(params)) return 0;
-    if (iv != nullptr) {
-        if (ivlen < 1 || ivlen > 15) {
-            HWC_RAISE(prov_, kErrInvalidIvLength, "ocb nonces are 1..15 bytes, not %zu", ivlen);
-            return 0;
-        }
-        ivlen_ = ivlen;
-        std::memcpy(iv_, iv, ivlen);
-        iv_state_ = IvState::pending;
-    }
-    if (key != nullptr) {
-        if (keylen != key_len()) {
-            HWC_RAISE(prov_, kErrInvalidKeyLength, "key length %zu, expected %zu", keylen,
-                      key_len());
-            return 0;
-        }
-        wipe(&ks_, sizeof ks_);
-        wipe(stretch_, sizeof stretch_);
-        stretch_valid_ = false;
-        key_set_ = false;
-        if (!core_->set_key(ks_, key, keylen)) {
-            HWC_RAISE(prov_, kErrInvalidKeyLength, "core %s refused the key", core_->name);
-            return 0;
-        }
-        std::memset(lstar_, 0, sizeof lstar_);
-        ecb_encrypt(*core_, ks_, lstar_, lstar_, 1);
-        dbl(ldollar_, lstar_);
-        // Levels the old key extended beyond what the new one computes now.
-        if (l_levels_ > kLevelsAtKeySetup)
-            wipe(l_[kLevelsAtKeySetup], (l_levels_ - kLevelsAtKeySetup) * kBlockSize);
-        dbl(l_[0], ldollar_);
-        l_levels_ = 1;
-        extend_levels((uint64_t{1} << kLevelsAtKeySetup) - 1);
-        key_set_ = true;
-    }
-    return 1;
+bool OcbCtx::set_iv(const uint8_t* iv, size_t ivlen) {
+    if (ivlen < 1 || ivlen > 15)
+        return HWC_FAIL(prov_, kErrInvalidIvLength, "ocb nonces are 1..15 bytes, not %zu", ivlen);
+    ivlen_ = ivlen;
+    std::memcpy(iv_, iv, ivlen);
+    iv_state_ = IvState::pending;
+    return true;
+}
+
+bool OcbCtx::schedule_key(const uint8_t* key, size_t keylen) {
+    wipe(stretch_, sizeof stretch_);
+    stretch_valid_ = false;
+    if (!KeyedCtx::schedule_key(key, keylen)) return false;
+    std::memset(lstar_, 0, sizeof lstar_);
+    ecb_encrypt(*core_, ks_, lstar_, lstar_, 1);
+    dbl(ldollar_, lstar_);
+    // Levels the old key extended beyond what the new one computes now.
+    if (l_levels_ > kLevelsAtKeySetup)
+        wipe(l_[kLevelsAtKeySetup], (l_levels_ - kLevelsAtKeySetup) * kBlockSize);
+    dbl(l_[0], ldollar_);
+    l_levels_ = 1;
+    extend_levels((uint64_t{1} << kLevelsAtKeySetup) - 1);
+    return true;
 }
 
 bool OcbCtx::ready() {
-    if (!key_set_) {
-        HWC_RAISE(prov_, kErrNoKeySet);
-        return false;
-    }
+    if (!need_key()) return false;
     switch (iv_state_) {
     case IvState::none: HWC_RAISE(prov_, kErrNoIvSet); return false;
     case IvState::finished: HWC_RAISE(prov_, kErrNoIvSet, "nonce already used: set a new one"); return false;
@@ -288,10 +236,9 @@ int OcbCtx::update(uint8_t* out, size_t* outl, size_t outsize, const uint8_t* in
     uint8_t* buf = aad ? aad_buf_ : data_buf_;
     size_t& held = aad ? aad_len_ : data_len_;
     const size_t produced = (held + inl) / kBlockSize * kBlockSize;
-    if (!aad && outsize < produced) {
-        HWC_RAISE(prov_, kErrOutputBufferTooSmall, "need %zu bytes, have %zu", produced, outsize);
-        return 0;
-    }
+    if (!aad && outsize < produced)
+        return HWC_FAIL(prov_, kErrOutputBufferTooSmall, "need %zu bytes, have %zu", produced,
+                        outsize);
     if (held != 0) { // complete the held-back block first
         const size_t take = inl < kBlockSize - held ? inl : kBlockSize - held;
         std::memcpy(buf + held, in, take);
@@ -321,15 +268,10 @@ int OcbCtx::update(uint8_t* out, size_t* outl, size_t outsize, const uint8_t* in
 int OcbCtx::final(uint8_t* out, size_t* outl, size_t outsize) {
     *outl = 0;
     if (!ready()) return 0;
-    if (!encrypt_ && !tag_set_) {
-        HWC_RAISE(prov_, kErrTagNotSet);
-        return 0;
-    }
+    if (!encrypt_ && !tag_set_) return HWC_FAIL(prov_, kErrTagNotSet);
     const size_t tail = data_len_;
-    if (tail != 0 && (out == nullptr || outsize < tail)) {
-        HWC_RAISE(prov_, kErrOutputBufferTooSmall, "need %zu bytes, have %zu", tail, outsize);
-        return 0;
-    }
+    if (tail != 0 && (out == nullptr || outsize < tail))
+        return HWC_FAIL(prov_, kErrOutputBufferTooSmall, "need %zu bytes, have %zu", tail, outsize);
     if (tail != 0) {
         uint8_t pad[kBlockSize];
         xor16(offset_, offset_, lstar_);
@@ -368,139 +310,70 @@ int OcbCtx::final(uint8_t* out, size_t* outl, size_t outsize) {
     }
     wipe(full, sizeof full);
     wipe_message();
-    if (!ok) {
-        HWC_RAISE(prov_, kErrTagMismatch);
-        return 0;
-    }
+    if (!ok) return HWC_FAIL(prov_, kErrTagMismatch);
     *outl = tail;
     return 1;
 }
 
-int OcbCtx::get_ctx_params(OSSL_PARAM params[]) {
-    if (params == nullptr) return 1;
-    OSSL_PARAM* p;
-    const struct { const char* key; size_t value; } sizes[] = {
-        {OSSL_CIPHER_PARAM_KEYLEN, key_len()},
-        {OSSL_CIPHER_PARAM_IVLEN, ivlen_},
-        {OSSL_CIPHER_PARAM_AEAD_TAGLEN, taglen_},
-    };
-    for (const auto& s : sizes) {
-        if ((p = param_locate(params, s.key)) != nullptr && !OSSL_PARAM_set_size_t(p, s.value)) {
-            HWC_RAISE(prov_, kErrInvalidParam, "%s", s.key);
-            return 0;
-        }
-    }
-    // OCB keeps no running IV: "updated-iv" is the nonce, as in the default provider.
-    for (const char* key : {OSSL_CIPHER_PARAM_IV, OSSL_CIPHER_PARAM_UPDATED_IV}) {
-        if ((p = param_locate(params, key)) != nullptr && !set_octets(p, iv_, ivlen_)) {
-            HWC_RAISE(prov_, kErrInvalidIvLength, "%s: need %zu bytes", key, ivlen_);
-            return 0;
-        }
-    }
-    if ((p = param_locate(params, OSSL_CIPHER_PARAM_AEAD_TAG)) != nullptr) {
-        if (p->data_type != OSSL_PARAM_OCTET_STRING || p->data == nullptr ||
-            p->data_size != taglen_) {
-            HWC_RAISE(prov_, kErrInvalidTagLength, "request exactly the %zu-byte tag", taglen_);
-            return 0;
-        }
-        if (!encrypt_ || !tag_ready_) {
-            HWC_RAISE(prov_, kErrTagNotSet, "no tag computed (finish encrypting first)");
-            return 0;
-        }
-        std::memcpy(p->data, tag_, taglen_);
-        p->return_size = taglen_;
-    }
-    return 1;
+bool OcbCtx::get_tag(OSSL_PARAM& p) {
+    if (p.data_type != OSSL_PARAM_OCTET_STRING || p.data == nullptr || p.data_size != taglen_)
+        return HWC_FAIL(prov_, kErrInvalidTagLength, "request exactly the %zu-byte tag", taglen_);
+    if (!encrypt_ || !tag_ready_)
+        return HWC_FAIL(prov_, kErrTagNotSet, "no tag computed (finish encrypting first)");
+    std::memcpy(p.data, tag_, taglen_);
+    p.return_size = taglen_;
+    return true;
 }
 
-int OcbCtx::set_ctx_params(const OSSL_PARAM params[]) {
-    if (params == nullptr) return 1;
-    const OSSL_PARAM* p;
-    if ((p = param_locate(params, OSSL_CIPHER_PARAM_AEAD_TAG)) != nullptr) {
-        if (p->data_type != OSSL_PARAM_OCTET_STRING) {
-            HWC_RAISE(prov_, kErrInvalidParam, "tag must be an octet string");
-            return 0;
-        }
-        if (p->data == nullptr) {
-            if (p->data_size < 1 || p->data_size > kBlockSize) {
-                HWC_RAISE(prov_, kErrInvalidTagLength, "ocb tags are 1..16 bytes, not %zu",
-                          p->data_size);
-                return 0;
-            }
-            // The tag length is formatted into the nonce: fixed once a message runs.
-            if (iv_state_ == IvState::active && p->data_size != taglen_) {
-                HWC_RAISE(prov_, kErrInvalidTagLength, "set the tag length before the data");
-                return 0;
-            }
-            taglen_ = p->data_size;
-        } else {
-            if (encrypt_) {
-                HWC_RAISE(prov_, kErrTagNotNeeded);
-                return 0;
-            }
-            if (p->data_size != taglen_) {
-                HWC_RAISE(prov_, kErrInvalidTagLength, "expected a %zu-byte tag, got %zu",
-                          taglen_, p->data_size);
-                return 0;
-            }
-            std::memcpy(tag_, p->data, taglen_);
-            tag_set_ = true;
-        }
+// A tag (decrypting, of the tag length) or, with no data, the tag length.
+bool OcbCtx::set_tag(const OSSL_PARAM& p) {
+    const size_t n = p.data_size;
+    if (p.data_type != OSSL_PARAM_OCTET_STRING)
+        return HWC_FAIL(prov_, kErrInvalidParam, "tag must be an octet string");
+    if (p.data == nullptr) {
+        if (n < 1 || n > kBlockSize)
+            return HWC_FAIL(prov_, kErrInvalidTagLength, "ocb tags are 1..16 bytes, not %zu", n);
+        // The tag length is formatted into the nonce: fixed once a message runs.
+        if (iv_state_ == IvState::active && n != taglen_)
+            return HWC_FAIL(prov_, kErrInvalidTagLength, "set the tag length before the data");
+        taglen_ = n;
+        return true;
     }
-    if ((p = param_locate(params, OSSL_CIPHER_PARAM_IVLEN)) != nullptr) {
-        size_t sz;
-        if (!OSSL_PARAM_get_size_t(p, &sz) || sz < 1 || sz > 15) {
-            HWC_RAISE(prov_, kErrInvalidIvLength, "ocb nonces are 1..15 bytes");
-            return 0;
-        }
-        if (sz != ivlen_) { // a nonce of the old length no longer applies
-            ivlen_ = sz;
-            iv_state_ = IvState::none;
-            wipe_message();
-        }
+    if (encrypt_) return HWC_FAIL(prov_, kErrTagNotNeeded);
+    if (n != taglen_)
+        return HWC_FAIL(prov_, kErrInvalidTagLength, "expected a %zu-byte tag, got %zu", taglen_, n);
+    std::memcpy(tag_, p.data, taglen_);
+    tag_set_ = true;
+    return true;
+}
+
+bool OcbCtx::set_ivlen(const OSSL_PARAM& p) {
+    size_t sz;
+    if (!OSSL_PARAM_get_size_t(&p, &sz) || sz < 1 || sz > 15)
+        return HWC_FAIL(prov_, kErrInvalidIvLength, "ocb nonces are 1..15 bytes");
+    if (sz != ivlen_) { // a nonce of the old length no longer applies
+        ivlen_ = sz;
+        iv_state_ = IvState::none;
+        wipe_message();
     }
-    if ((p = param_locate(params, OSSL_CIPHER_PARAM_KEYLEN)) != nullptr) {
-        size_t keylen;
-        if (!OSSL_PARAM_get_size_t(p, &keylen) || keylen != key_len()) {
-            HWC_RAISE(prov_, kErrInvalidKeyLength, "key length is fixed at %zu", key_len());
-            return 0;
-        }
-    }
-    return 1;
+    return true;
 }
 
 // The default provider's AES-OCB lists (OpenSSL 3.0).
-const OSSL_PARAM* OcbCtx::gettable() {
-    static const OSSL_PARAM list[] = {
-        OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_KEYLEN, nullptr),
-        OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_IVLEN, nullptr),
-        OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_AEAD_TAGLEN, nullptr),
-        OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_IV, nullptr, 0),
-        OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_UPDATED_IV, nullptr, 0),
-        OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_AEAD_TAG, nullptr, 0),
-        OSSL_PARAM_END,
-    };
-    return list;
-}
-
-const OSSL_PARAM* OcbCtx::settable() {
-    static const OSSL_PARAM list[] = {
-        OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_KEYLEN, nullptr),
-        OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_AEAD_IVLEN, nullptr),
-        OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_AEAD_TAG, nullptr, 0),
-        OSSL_PARAM_END,
-    };
-    return list;
+const CipherParams& OcbCtx::tables() {
+    static constexpr CipherTables t{
+        join(kCipherGets, kAeadGets,
+             std::array{CipherGetter{OSSL_CIPHER_PARAM_AEAD_TAG, kOctets, member<&OcbCtx::get_tag>}}),
+        join(kCipherSets,
+             std::array{
+                 CipherSetter{OSSL_CIPHER_PARAM_AEAD_TAG, kOctets, member<&OcbCtx::set_tag>},
+                 CipherSetter{OSSL_CIPHER_PARAM_AEAD_IVLEN, kSizeT, member<&OcbCtx::set_ivlen>},
+             })};
+    return t.params;
 }
 
 } // namespace
 
-const ModeOps kOcbModeOps = {
-    [](const ProvCtx* prov, const AlgorithmRow& row) -> CipherCtx* {
-        return new (std::nothrow) OcbCtx(prov, row);
-    },
-    &OcbCtx::gettable,
-    &OcbCtx::settable,
-};
+const ModeOps kOcbModeOps = mode_ops_for<OcbCtx>();
 
 } // namespace hwc

@@ -12,25 +12,22 @@
 #include <cstring>
 #include <new>
 
-#include <openssl/core_names.h>
 #include <openssl/params.h>
 
 #include "cores/modes.h"
 #include "provider/modes/classic_ctx.h"
-#include "provider/module/errors.h"
 #include "provider/modes/mode_contexts.h"
-#include "provider/params/param_table.h"
+#include "provider/module/errors.h"
 
 namespace hwc {
 
 namespace {
 
-class StreamModeCtx final : public ClassicCtx {
+class StreamModeCtx final : public FamilyCtx<StreamModeCtx, ClassicCtx> {
 public:
-    StreamModeCtx(const ProvCtx* prov, const AlgorithmRow& row) : ClassicCtx(prov, row) {}
+    using FamilyCtx::FamilyCtx;
     ~StreamModeCtx() override { wipe(keystream_, sizeof keystream_); }
-
-    CipherCtx* clone() const override { return new (std::nothrow) StreamModeCtx(*this); }
+    static const CipherParams& tables();
 
     int update(uint8_t* out, size_t* outl, size_t outsize, const uint8_t* in,
                size_t inl) override;
@@ -38,14 +35,12 @@ public:
         *outl = 0;
         return ready() ? 1 : 0;
     }
-    int set_ctx_params(const OSSL_PARAM params[]) override;
+    bool set_use_bits(const OSSL_PARAM& p);
 
 private:
-    StreamModeCtx(const StreamModeCtx&) = default;
     void reset_stream() override { wipe(keystream_, sizeof keystream_); }
 
-    void cfb(const uint8_t* in, uint8_t* out, size_t len);
-    void ofb_or_ctr(const uint8_t* in, uint8_t* out, size_t len);
+    void stream(const uint8_t* in, uint8_t* out, size_t len);
 
     uint8_t keystream_[kBlockSize] = {}; // CTR only
     bool use_bits_ = false;              // CFB1: lengths count bits, not bytes
@@ -55,14 +50,11 @@ int StreamModeCtx::update(uint8_t* out, size_t* outl, size_t outsize, const uint
                           size_t inl) {
     *outl = 0;
     if (!ready()) return 0;
-    if (outsize < inl) {
-        HWC_RAISE(prov_, kErrOutputBufferTooSmall, "need %zu bytes, have %zu", inl, outsize);
-        return 0;
-    }
+    if (!need_output(inl, outsize)) return 0;
     switch (row_->mode) {
-    case Mode::cfb: cfb(in, out, inl); break;
+    case Mode::cfb:
     case Mode::ofb:
-    case Mode::ctr: ofb_or_ctr(in, out, inl); break;
+    case Mode::ctr: stream(in, out, inl); break;
     case Mode::cfb8: cfb8(*core_, ks_, iv_, in, out, inl, encrypt_); break;
     case Mode::cfb1: {
         // Without "use-bits" the length is in bytes; the bit kernel takes
@@ -90,87 +82,53 @@ int StreamModeCtx::update(uint8_t* out, size_t* outl, size_t outsize, const uint
     return 1;
 }
 
-void StreamModeCtx::cfb(const uint8_t* in, uint8_t* out, size_t len) {
-    auto step = [this](uint8_t c_in) {
-        // One byte against the register: it becomes the ciphertext byte.
-        const uint8_t o = static_cast<uint8_t>(iv_[num_] ^ c_in);
-        iv_[num_] = encrypt_ ? o : c_in;
+// CFB, OFB and CTR: the rest of the current block, whole blocks through the
+// core's kernel, then the first bytes of a fresh block.
+void StreamModeCtx::stream(const uint8_t* in, uint8_t* out, size_t len) {
+    const Mode m = row_->mode;
+    uint8_t* ks = m == Mode::ctr ? keystream_ : iv_; // where the current keystream block lives
+    // One byte against the current block; CFB's register takes the ciphertext byte.
+    auto step = [&](uint8_t c_in) {
+        const uint8_t o = static_cast<uint8_t>(ks[num_] ^ c_in);
+        if (m == Mode::cfb) ks[num_] = encrypt_ ? o : c_in;
         num_ = (num_ + 1) % kBlockSize;
         return o;
     };
-    // Finish the block we are inside of.
-    while (num_ != 0 && len != 0) {
-        *out++ = step(*in++);
-        --len;
-    }
+    for (; num_ != 0 && len != 0; --len) *out++ = step(*in++);
     const size_t blocks = len / kBlockSize;
     if (blocks != 0) {
-        if (encrypt_) cfb_encrypt(*core_, ks_, iv_, in, out, blocks);
+        if (m == Mode::ctr) ctr(*core_, ks_, iv_, in, out, blocks);
+        else if (m == Mode::ofb) ofb(*core_, ks_, iv_, in, out, blocks);
+        else if (encrypt_) cfb_encrypt(*core_, ks_, iv_, in, out, blocks);
         else cfb_decrypt(*core_, ks_, iv_, in, out, blocks);
         in += blocks * kBlockSize;
         out += blocks * kBlockSize;
         len -= blocks * kBlockSize;
     }
-    if (len != 0) {
-        ecb_encrypt(*core_, ks_, iv_, iv_, 1); // register = E(previous ciphertext)
-        while (len != 0) {
-            *out++ = step(*in++);
-            --len;
-        }
-    }
+    if (len == 0) return;
+    static const uint8_t zero[kBlockSize] = {};
+    if (m == Mode::ctr) ctr(*core_, ks_, iv_, zero, keystream_, 1); // E(counter), counter + 1
+    else ecb_encrypt(*core_, ks_, iv_, iv_, 1); // OFB: next keystream; CFB: E(register)
+    for (; len != 0; --len) *out++ = step(*in++);
 }
 
-void StreamModeCtx::ofb_or_ctr(const uint8_t* in, uint8_t* out, size_t len) {
-    const bool is_ctr = row_->mode == Mode::ctr;
-    uint8_t* ks = is_ctr ? keystream_ : iv_; // where the current keystream block lives
-    while (num_ != 0 && len != 0) {
-        *out++ = static_cast<uint8_t>(*in++ ^ ks[num_]);
-        num_ = (num_ + 1) % kBlockSize;
-        --len;
-    }
-    const size_t blocks = len / kBlockSize;
-    if (blocks != 0) {
-        if (is_ctr) ctr(*core_, ks_, iv_, in, out, blocks);
-        else ofb(*core_, ks_, iv_, in, out, blocks);
-        in += blocks * kBlockSize;
-        out += blocks * kBlockSize;
-        len -= blocks * kBlockSize;
-    }
-    if (len != 0) {
-        // Start a fresh keystream block and use its first `len` bytes.
-        if (is_ctr) {
-            static const uint8_t zero[kBlockSize] = {};
-            ctr(*core_, ks_, iv_, zero, keystream_, 1); // keystream = E(counter), counter + 1
-        } else {
-            ecb_encrypt(*core_, ks_, iv_, iv_, 1);
-        }
-        for (size_t i = 0; i < len; ++i) out[i] = static_cast<uint8_t>(in[i] ^ ks[i]);
-        num_ = static_cast<unsigned>(len);
-    }
+bool StreamModeCtx::set_use_bits(const OSSL_PARAM& p) {
+    unsigned int bits;
+    if (!OSSL_PARAM_get_uint(&p, &bits)) return HWC_FAIL(prov_, kErrInvalidParam, "use-bits");
+    use_bits_ = bits != 0;
+    return true;
 }
 
-int StreamModeCtx::set_ctx_params(const OSSL_PARAM params[]) {
-    if (!ClassicCtx::set_ctx_params(params)) return 0;
-    const OSSL_PARAM* p = param_locate(params, OSSL_CIPHER_PARAM_USE_BITS);
-    if (p != nullptr) {
-        unsigned int bits;
-        if (!OSSL_PARAM_get_uint(p, &bits)) {
-            HWC_RAISE(prov_, kErrInvalidParam, "use-bits");
-            return 0;
-        }
-        use_bits_ = bits != 0;
-    }
-    return 1;
+const CipherParams& StreamModeCtx::tables() {
+    static constexpr CipherTables t{
+        kClassicGets,
+        join(kClassicSets, std::array{CipherSetter{OSSL_CIPHER_PARAM_USE_BITS, kUint,
+                                                   member<&StreamModeCtx::set_use_bits>}})};
+    return t.params;
 }
 
 } // namespace
 
-const ModeOps kStreamModeOps = {
-    [](const ProvCtx* prov, const AlgorithmRow& row) -> CipherCtx* {
-        return new (std::nothrow) StreamModeCtx(prov, row);
-    },
-    &ClassicCtx::gettable_params,
-    &ClassicCtx::settable_params,
-};
+const ModeOps kStreamModeOps = mode_ops_for<StreamModeCtx>();
 
 } // namespace hwc

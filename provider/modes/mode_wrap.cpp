@@ -12,18 +12,14 @@
 // multiple of 8 and at least 16 bytes; unwrap input a multiple of 8 and at
 // least 16 (24 for KW); a failed integrity check wipes the output.
 // W is a chain of single-block steps, so there is no batching to do here.
-#include <openssl/core_names.h>
 #include <openssl/crypto.h>
-#include <openssl/params.h>
 
 #include <cstring>
-#include <new>
 
 #include "cores/modes.h"
-#include "provider/module/errors.h"
 #include "provider/modes/mode_contexts.h"
-#include "provider/params/param_table.h"
-#include "provider/module/provider.h"
+#include "provider/module/errors.h"
+#include "provider/params/cipher_params.h"
 
 namespace hwc {
 
@@ -48,37 +44,26 @@ void xor_counter(uint8_t a[kSemiblock], uint64_t t) {
     for (int i = 7; i >= 0; --i, t >>= 8) a[i] ^= static_cast<uint8_t>(t);
 }
 
-class WrapCtx final : public CipherCtx {
+// The IV is the custom ICV: 8 bytes (KW) or 4 (KWP).
+class WrapCtx final : public FamilyCtx<WrapCtx, KeyedCtx> {
 public:
     WrapCtx(const ProvCtx* prov, const AlgorithmRow& row)
-        : prov_(prov), row_(&row), core_(prov->cores.for_family(row.family)),
-          pad_(row.mode == Mode::wrap_pad || row.mode == Mode::wrap_pad_inv),
-          inverse_(row.mode == Mode::wrap_inv || row.mode == Mode::wrap_pad_inv) {
-        std::memset(&ks_, 0, sizeof ks_);
-    }
-    ~WrapCtx() override {
-        wipe(&ks_, sizeof ks_);
-        wipe(iv_, sizeof iv_);
-    }
+        : FamilyCtx(prov, row), pad_(row.mode == Mode::wrap_pad || row.mode == Mode::wrap_pad_inv),
+          inverse_(row.mode == Mode::wrap_inv || row.mode == Mode::wrap_pad_inv) {}
+    static const CipherParams& tables();
 
-    CipherCtx* clone() const override { return new (std::nothrow) WrapCtx(*this); }
+    // The default provider's generic answers: padding says whether this is
+    // KWP, num is 0, both IVs are the custom ICV (zeros when none was given).
+    unsigned padding() const override { return pad_ ? 1 : 0; }
 
-    int init(bool encrypt, const uint8_t* key, size_t keylen, const uint8_t* iv, size_t ivlen,
-             const OSSL_PARAM params[]) override;
     int update(uint8_t* out, size_t* outl, size_t outsize, const uint8_t* in,
                size_t inl) override;
     int final(uint8_t*, size_t* outl, size_t) override {
         *outl = 0;
         return 1;
     }
-    int get_ctx_params(OSSL_PARAM params[]) override;
-    int set_ctx_params(const OSSL_PARAM params[]) override;
 
 private:
-    WrapCtx(const WrapCtx&) = default;
-
-    size_t key_len() const { return key_bytes(*row_); }
-    size_t iv_len() const { return mode_traits(row_->mode).ivlen; }
     const uint8_t* icv() const { return iv_set_ ? iv_ : pad_ ? kKwpDefaultIv : kKwDefaultIv; }
 
     // The block function W uses, and its inverse.
@@ -96,45 +81,9 @@ private:
     int wrap(uint8_t* out, size_t* outl, const uint8_t* in, size_t inl) const;
     int unwrap(uint8_t* out, size_t* outl, const uint8_t* in, size_t inl) const;
 
-    const ProvCtx* prov_;
-    const AlgorithmRow* row_;
-    const BlockCore* core_;
     bool pad_;
     bool inverse_;
-    bool encrypt_ = true;
-    bool key_set_ = false;
-    bool iv_set_ = false;
-    uint8_t iv_[kSemiblock] = {}; // custom ICV: 8 bytes (KW) or 4 (KWP)
-    KeySchedule ks_;
 };
-
-int WrapCtx::init(bool encrypt, const uint8_t* key, size_t keylen, const uint8_t* iv,
-                  size_t ivlen, const OSSL_PARAM params[]) {
-    encrypt_ = encrypt;
-    if (iv != nullptr) {
-        if (ivlen != iv_len()) {
-            HWC_RAISE(prov_, kErrInvalidIvLength, "iv length %zu, expected %zu", ivlen, iv_len());
-            return 0;
-        }
-        std::memcpy(iv_, iv, iv_len());
-        iv_set_ = true;
-    }
-    if (key != nullptr) {
-        if (keylen != key_len()) {
-            HWC_RAISE(prov_, kErrInvalidKeyLength, "key length %zu, expected %zu", keylen,
-                      key_len());
-            return 0;
-        }
-        wipe(&ks_, sizeof ks_);
-        key_set_ = false;
-        if (!core_->set_key(ks_, key, keylen)) {
-            HWC_RAISE(prov_, kErrInvalidKeyLength, "core %s refused the key", core_->name);
-            return 0;
-        }
-        key_set_ = true;
-    }
-    return set_ctx_params(params);
-}
 
 // W (SP 800-38F, 6.1) on out = [A slot][R_1 .. R_n], R already in place:
 // 6n steps, each enciphering A || R_i and splitting the result into the
@@ -175,10 +124,9 @@ void WrapCtx::unwrap_rounds(const uint8_t* in, uint8_t a[kSemiblock], uint8_t* r
 
 int WrapCtx::wrap(uint8_t* out, size_t* outl, const uint8_t* in, size_t inl) const {
     if (!pad_) {
-        if (inl < 2 * kSemiblock) {
-            HWC_RAISE(prov_, kErrInvalidInputLength, "KW wraps at least 16 bytes, got %zu", inl);
-            return 0;
-        }
+        if (inl < 2 * kSemiblock)
+            return HWC_FAIL(prov_, kErrInvalidInputLength, "KW wraps at least 16 bytes, got %zu",
+                            inl);
         std::memmove(out + kSemiblock, in, inl); // in == out allowed
         wrap_rounds(icv(), out, inl / kSemiblock);
         *outl = inl + kSemiblock;
@@ -211,10 +159,9 @@ int WrapCtx::unwrap(uint8_t* out, size_t* outl, const uint8_t* in, size_t inl) c
     const size_t body = inl - kSemiblock; // inl >= 16, a multiple of 8 (checked)
     uint8_t a[kSemiblock];
     if (!pad_) {
-        if (inl < 3 * kSemiblock) {
-            HWC_RAISE(prov_, kErrInvalidInputLength, "KW unwraps at least 24 bytes, got %zu", inl);
-            return 0;
-        }
+        if (inl < 3 * kSemiblock)
+            return HWC_FAIL(prov_, kErrInvalidInputLength, "KW unwraps at least 24 bytes, got %zu",
+                            inl);
         // A is read from `in` before the move overwrites it (in == out).
         uint8_t first[kSemiblock];
         std::memcpy(first, in, kSemiblock);
@@ -272,28 +219,16 @@ int WrapCtx::update(uint8_t* out, size_t* outl, size_t outsize, const uint8_t* i
     // Only `outsize >= inl` is checked, as the default provider does: EVP
     // passes inl + 8, which is smaller than a KWP output of up to inl + 15,
     // and callers size the buffer from the out == NULL query instead.
-    if (outsize < inl) {
-        HWC_RAISE(prov_, kErrOutputBufferTooSmall, "need %zu bytes, have %zu", inl, outsize);
-        return 0;
-    }
-    if (!key_set_) {
-        HWC_RAISE(prov_, kErrNoKeySet);
-        return 0;
-    }
-    if (in == nullptr || inl >= kMaxInput) {
-        HWC_RAISE(prov_, kErrInvalidInputLength, "%zu bytes", inl);
-        return 0;
-    }
-    if (!encrypt_ && (inl < 2 * kSemiblock || inl % kSemiblock != 0)) {
-        HWC_RAISE(prov_, kErrInvalidInputLength,
-                  "wrapped input must be a multiple of 8 bytes and at least 16, got %zu", inl);
-        return 0;
-    }
-    if (!pad_ && inl % kSemiblock != 0) {
-        HWC_RAISE(prov_, kErrInvalidInputLength, "KW input must be a multiple of 8, got %zu",
-                  inl);
-        return 0;
-    }
+    if (!need_output(inl, outsize) || !need_key()) return 0;
+    if (in == nullptr || inl >= kMaxInput)
+        return HWC_FAIL(prov_, kErrInvalidInputLength, "%zu bytes", inl);
+    if (!encrypt_ && (inl < 2 * kSemiblock || inl % kSemiblock != 0))
+        return HWC_FAIL(prov_, kErrInvalidInputLength,
+                        "wrapped input must be a multiple of 8 bytes and at least 16, got %zu",
+                        inl);
+    if (!pad_ && inl % kSemiblock != 0)
+        return HWC_FAIL(prov_, kErrInvalidInputLength, "KW input must be a multiple of 8, got %zu",
+                        inl);
     if (out == nullptr) {
         // Size query: exact for wrapping, an upper bound for KWP unwrapping.
         if (encrypt_)
@@ -305,102 +240,26 @@ int WrapCtx::update(uint8_t* out, size_t* outl, size_t outsize, const uint8_t* i
     return encrypt_ ? wrap(out, outl, in, inl) : unwrap(out, outl, in, inl);
 }
 
-int WrapCtx::get_ctx_params(OSSL_PARAM params[]) {
-    if (params == nullptr) return 1;
-    OSSL_PARAM* p;
-    // The default provider answers with its generic values: padding says
-    // whether this is KWP, num is 0, both IVs are the custom ICV (zeros
-    // when none was given).
-    if ((p = param_locate(params, OSSL_CIPHER_PARAM_KEYLEN)) != nullptr &&
-        !OSSL_PARAM_set_size_t(p, key_len())) {
-        HWC_RAISE(prov_, kErrInvalidParam, "keylen");
-        return 0;
-    }
-    if ((p = param_locate(params, OSSL_CIPHER_PARAM_IVLEN)) != nullptr &&
-        !OSSL_PARAM_set_size_t(p, iv_len())) {
-        HWC_RAISE(prov_, kErrInvalidParam, "ivlen");
-        return 0;
-    }
-    if ((p = param_locate(params, OSSL_CIPHER_PARAM_PADDING)) != nullptr &&
-        !OSSL_PARAM_set_uint(p, pad_ ? 1 : 0)) {
-        HWC_RAISE(prov_, kErrInvalidParam, "padding");
-        return 0;
-    }
-    if ((p = param_locate(params, OSSL_CIPHER_PARAM_NUM)) != nullptr &&
-        !OSSL_PARAM_set_uint(p, 0)) {
-        HWC_RAISE(prov_, kErrInvalidParam, "num");
-        return 0;
-    }
-    if ((p = param_locate(params, OSSL_CIPHER_PARAM_IV)) != nullptr &&
-        !set_octets(p, iv_, iv_len())) {
-        HWC_RAISE(prov_, kErrInvalidParam, "iv");
-        return 0;
-    }
-    if ((p = param_locate(params, OSSL_CIPHER_PARAM_UPDATED_IV)) != nullptr &&
-        !set_octets(p, iv_, iv_len())) {
-        HWC_RAISE(prov_, kErrInvalidParam, "updated-iv");
-        return 0;
-    }
-    if ((p = param_locate(params, OSSL_CIPHER_PARAM_TLS_MAC)) != nullptr &&
-        !OSSL_PARAM_set_octet_ptr(p, nullptr, 0)) {
-        HWC_RAISE(prov_, kErrInvalidParam, "tls-mac");
-        return 0;
-    }
-    return 1;
-}
-
 // Like the default provider, only the key length is acted on (a restatement
-// is accepted); the other listed keys are accepted and have no effect on key
-// wrap (KW vs KWP is the algorithm, not "padding").
-int WrapCtx::set_ctx_params(const OSSL_PARAM params[]) {
-    if (params == nullptr) return 1;
-    const OSSL_PARAM* p = param_locate(params, OSSL_CIPHER_PARAM_KEYLEN);
-    if (p != nullptr) {
-        size_t keylen;
-        if (!OSSL_PARAM_get_size_t(p, &keylen) || keylen != key_len()) {
-            HWC_RAISE(prov_, kErrInvalidKeyLength, "key length is fixed at %zu", key_len());
-            return 0;
-        }
-    }
-    return 1;
-}
-
-// The default provider's generic lists, so EVP and applications see the same
-// keys from both providers.
-const OSSL_PARAM* wrap_gettable_params() {
-    static const OSSL_PARAM list[] = {
-        OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_KEYLEN, nullptr),
-        OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_IVLEN, nullptr),
-        OSSL_PARAM_uint(OSSL_CIPHER_PARAM_PADDING, nullptr),
-        OSSL_PARAM_uint(OSSL_CIPHER_PARAM_NUM, nullptr),
-        OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_IV, nullptr, 0),
-        OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_UPDATED_IV, nullptr, 0),
-        OSSL_PARAM_octet_ptr(OSSL_CIPHER_PARAM_TLS_MAC, nullptr, 0),
-        OSSL_PARAM_END,
-    };
-    return list;
-}
-
-const OSSL_PARAM* wrap_settable_params() {
-    static const OSSL_PARAM list[] = {
-        OSSL_PARAM_uint(OSSL_CIPHER_PARAM_PADDING, nullptr),
-        OSSL_PARAM_uint(OSSL_CIPHER_PARAM_NUM, nullptr),
-        OSSL_PARAM_uint(OSSL_CIPHER_PARAM_USE_BITS, nullptr),
-        OSSL_PARAM_uint(OSSL_CIPHER_PARAM_TLS_VERSION, nullptr),
-        OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_TLS_MAC_SIZE, nullptr),
-        OSSL_PARAM_END,
-    };
-    return list;
+// is accepted, unlisted); the other listed keys are the default provider's
+// generic ones, accepted with no effect on key wrap (KW vs KWP is the
+// algorithm, not "padding").
+const CipherParams& WrapCtx::tables() {
+    static constexpr CipherTables t{
+        join(kCipherGets, kBlockGets),
+        join(unlisted(kCipherSets, {OSSL_CIPHER_PARAM_KEYLEN}),
+             std::array{
+                 CipherSetter{OSSL_CIPHER_PARAM_PADDING, kUint},
+                 CipherSetter{OSSL_CIPHER_PARAM_NUM, kUint},
+                 CipherSetter{OSSL_CIPHER_PARAM_USE_BITS, kUint},
+                 CipherSetter{OSSL_CIPHER_PARAM_TLS_VERSION, kUint},
+                 CipherSetter{OSSL_CIPHER_PARAM_TLS_MAC_SIZE, kSizeT},
+             })};
+    return t.params;
 }
 
 } // namespace
 
-const ModeOps kWrapModeOps = {
-    [](const ProvCtx* prov, const AlgorithmRow& row) -> CipherCtx* {
-        return new (std::nothrow) WrapCtx(prov, row);
-    },
-    &wrap_gettable_params,
-    &wrap_settable_params,
-};
+const ModeOps kWrapModeOps = mode_ops_for<WrapCtx>();
 
 } // namespace hwc

@@ -6,74 +6,80 @@
 // AAD-before-data, one data update (unless "speed"), the 16-byte tag (result
 // on encrypt, expected value set before decrypt), failure wiping and the
 // parameters; mode_siv.cpp and mode_gcm_siv.cpp supply the cryptography.
+// The nonce (GCM-SIV's 12 bytes; SIV has none) is KeyedCtx's IV.
 #pragma once
 
-#include "cores/core.h"
-#include "provider/modes/cipher_ctx.h"
+#include "provider/modes/aead_ctx.h"
+#include "provider/params/cipher_params.h"
 
 namespace hwc {
 
-class SivBaseCtx : public CipherCtx {
+class SivBaseCtx : public AeadCtx {
 public:
     static constexpr size_t kTagLen = 16;
 
-    ~SivBaseCtx() override;
+    SivBaseCtx(const ProvCtx* prov, const AlgorithmRow& row) : AeadCtx(prov, row, kTagLen) {}
 
-    int init(bool encrypt, const uint8_t* key, size_t keylen, const uint8_t* iv, size_t ivlen,
-             const OSSL_PARAM params[]) override;
     int update(uint8_t* out, size_t* outl, size_t outsize, const uint8_t* in,
                size_t inl) override;
     int final(uint8_t* out, size_t* outl, size_t outsize) override;
-    // EVP_Cipher(): in == NULL finishes, out == NULL is AAD (as the default).
-    int cipher(uint8_t* out, size_t* outl, size_t outsize, const uint8_t* in, size_t inl) override;
-    int get_ctx_params(OSSL_PARAM params[]) override;
-    int set_ctx_params(const OSSL_PARAM params[]) override;
 
-    // Parameter lists: SIV mirrors the default provider's AES-SIV; GCM-SIV
-    // (3.2+) adds ivlen to the gettable list.
-    static const OSSL_PARAM* siv_gettable_params();
-    static const OSSL_PARAM* gcm_siv_gettable_params();
-    static const OSSL_PARAM* settable_params();
+    // Rows (kSivGets, kSivSets).
+    bool get_tag(OSSL_PARAM& p);
+    bool set_tag(const OSSL_PARAM& p);
+    bool set_ivlen(const OSSL_PARAM& p);
+    bool set_speed(const OSSL_PARAM& p);
 
 protected:
-    SivBaseCtx(const ProvCtx* prov, const AlgorithmRow& row);
     SivBaseCtx(const SivBaseCtx&) = default;
 
-    // ---- what a mode supplies -------------------------------------------------
-    virtual size_t nonce_len() const = 0;                   // 0: no nonce (SIV)
-    virtual bool set_key(const uint8_t* key, size_t keylen) = 0; // length already checked
-    virtual void set_nonce(const uint8_t* nonce) = 0;        // nonce_len() bytes
+    void restart() override;
+    // SIV has no nonce (ivlen 0): EVP may still hand over an IV; it is ignored.
+    bool set_iv(const uint8_t* iv, size_t ivlen) override {
+        return iv_length() == 0 || KeyedCtx::set_iv(iv, ivlen);
+    }
+
+    // ---- what a mode supplies (and schedule_key) --------------------------
     virtual void start_message() = 0;                        // forget AAD
     // One AAD update; false (with an error raised) if the mode refuses it.
     virtual bool add_aad(const uint8_t* in, size_t len) = 0;
-    // The data step. Neither may consume the AAD state: with "speed" every
-    // data update is a separate message under the same AAD. seal returns
-    // false (with an error raised, nothing written) if the mode refuses the
-    // input, e.g. past a length limit.
-    virtual bool seal(const uint8_t* in, uint8_t* out, size_t len, uint8_t tag[kTagLen]) = 0;
-    // Decrypts into `out` and compares tags in constant time; on false the
-    // caller wipes `out` (a mode refusing the input raises its own error
-    // first).
-    virtual bool open(const uint8_t* in, uint8_t* out, size_t len, const uint8_t tag[kTagLen]) = 0;
-
-    const ProvCtx* prov_;
-    const AlgorithmRow* row_;
-    const BlockCore* core_;
-    bool key_set_ = false;
-    bool nonce_set_ = false;
+    // The data step: the synthetic tag over the AAD so far and `len` bytes
+    // of plaintext, and the keystream the tag starts. Neither may consume
+    // the AAD state: with "speed" every data update is a separate message
+    // under the same AAD.
+    virtual void synthesize(const uint8_t* plain, size_t len, uint8_t tag[kTagLen]) const = 0;
+    virtual void keystream(const uint8_t tag[kTagLen], const uint8_t* in, uint8_t* out,
+                           size_t len) const = 0;
+    // False (with an error raised) for an input the mode cannot take.
+    virtual bool accepts(size_t, bool /*encrypt*/) const { return true; }
 
 private:
-    bool ready();
+    bool ready() const { return need_key() && need_iv(); }
     bool data_step(const uint8_t* in, uint8_t* out, size_t len);
+    bool seal(const uint8_t* in, uint8_t* out, size_t len);
+    bool open(const uint8_t* in, uint8_t* out, size_t len) const;
 
-    bool encrypt_ = true;
     bool speed_ = false;
-    bool data_done_ = false;  // the message's data update has happened
-    bool tag_ready_ = false;  // encrypt: tag_ holds the computed tag
-    bool expected_ = false;   // decrypt: tag_ holds the expected tag
-    bool failed_ = false;     // decrypt: the last data step did not authenticate
-    uint8_t tag_[kTagLen] = {};
+    bool data_done_ = false; // the message's data update has happened
+    bool failed_ = false;    // decrypt: the last data step did not authenticate
 };
+
+// SIV's and GCM-SIV's rows, mirroring the default provider's AES-SIV and
+// (3.2+) AES-GCM-SIV. The nonce length is fixed (0 for SIV, 12 for
+// GCM-SIV); it is not in the settable list, but EVP_CTRL_AEAD_SET_IVLEN
+// arrives as "ivlen" all the same: a value we cannot honour is refused
+// instead of ignored. SIV does not list "ivlen" as gettable either.
+inline constexpr std::array kSivGets = join(
+    kCipherGets,
+    std::array{kTagLenGet,
+               CipherGetter{OSSL_CIPHER_PARAM_AEAD_TAG, kOctets, member<&SivBaseCtx::get_tag>}});
+inline constexpr std::array kSivSets = join(
+    kCipherSets,
+    std::array{
+        CipherSetter{OSSL_CIPHER_PARAM_IVLEN, kSizeT, member<&SivBaseCtx::set_ivlen>, false},
+        CipherSetter{OSSL_CIPHER_PARAM_SPEED, kUint, member<&SivBaseCtx::set_speed>},
+        CipherSetter{OSSL_CIPHER_PARAM_AEAD_TAG, kOctets, member<&SivBaseCtx::set_tag>},
+    });
 
 // Constant-time equality of two 16-byte tags (no early exit on a mismatch).
 bool tags_equal(const uint8_t a[16], const uint8_t b[16]);

@@ -94,8 +94,7 @@ void extract_mac(const uint8_t* rec, size_t len, size_t mac, size_t mac_start, u
         for (size_t k = 0; k < mac; ++k) acc[k] = ct_select8(take, rotated[k], acc[k]);
     }
     std::memcpy(out, acc, mac);
-    wipe(acc, sizeof acc);
-    wipe(rotated, sizeof rotated);
+    wipe_all(acc, rotated);
 }
 
 } // namespace

@@ -6,8 +6,6 @@
 
 namespace hwc {
 
-namespace {
-
 bool iequals(std::string_view a, std::string_view b) {
     if (a.size() != b.size()) return false;
     for (size_t i = 0; i < a.size(); ++i) {
@@ -18,8 +16,6 @@ bool iequals(std::string_view a, std::string_view b) {
     }
     return true;
 }
-
-} // namespace
 
 const AlgorithmRow* find_algorithm(std::string_view name) {
     for (const AlgorithmRow& row : kCatalogue) {

@@ -201,6 +201,9 @@ inline constexpr size_t kCatalogueSize = sizeof(kCatalogue) / sizeof(kCatalogue[
 // ASCII case; nullptr when none does.
 const AlgorithmRow* find_algorithm(std::string_view name);
 
+// ASCII case-insensitive equality (OPENSSL_strcasecmp is not in every 3.0.x).
+bool iequals(std::string_view a, std::string_view b);
+
 // Key length in bytes as OpenSSL sees it (both halves for XTS and SIV).
 constexpr size_t key_bytes(const AlgorithmRow& row) {
     return row.key_bits / 8 * mode_traits(row.mode).key_factor;

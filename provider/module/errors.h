@@ -57,3 +57,7 @@ void raise_error(const ProvCtx* prov, const char* file, int line, const char* wh
 
 #define HWC_RAISE(prov, reason, ...) \
     ::hwc::raise_error((prov), __FILE__, __LINE__, __func__, (reason), ##__VA_ARGS__)
+
+// HWC_RAISE as an expression that is false: `return HWC_FAIL(prov_, reason);`
+// in a function returning bool or int (0), `ok || HWC_FAIL(...)` in a check.
+#define HWC_FAIL(prov, reason, ...) (HWC_RAISE(prov, reason, ##__VA_ARGS__), false)

@@ -13,15 +13,16 @@
 
 #include "cores/cpu.h"
 #include "cores/registry.h"
-#include "provider/module/catalogue.h"
-#include "provider/modes/cipher_ctx.h"
 #include "provider/dispatch/cipher_dispatch.h"
 #include "provider/dispatch/mac_dispatch.h"
+#include "provider/dispatch/thunks.h"
+#include "provider/modes/cipher_ctx.h"
+#include "provider/module/catalogue.h"
 #include "provider/module/errors.h"
-#include "provider/params/param_table.h"
 #include "provider/module/provider.h"
 #include "provider/module/trace.h"
 #include "provider/module/upcalls.h"
+#include "provider/params/param_table.h"
 
 #ifndef HWCIPHER_VERSION
 #define HWCIPHER_VERSION "0.1.0"
@@ -117,43 +118,38 @@ void teardown(void* provctx) noexcept {
     delete p;
 }
 
-const OSSL_PARAM* gettable_params(void*) noexcept {
-    static const OSSL_PARAM list[] = {
-        OSSL_PARAM_utf8_ptr(OSSL_PROV_PARAM_NAME, nullptr, 0),
-        OSSL_PARAM_utf8_ptr(OSSL_PROV_PARAM_VERSION, nullptr, 0),
-        OSSL_PARAM_utf8_ptr(OSSL_PROV_PARAM_BUILDINFO, nullptr, 0),
-        OSSL_PARAM_int(OSSL_PROV_PARAM_STATUS, nullptr),
-        OSSL_PARAM_utf8_ptr(kCoresParam, nullptr, 0),
-        OSSL_PARAM_uint64(kContextsParam, nullptr),
-        OSSL_PARAM_END,
-    };
-    return list;
+using ProviderGetter = Getter<const ProvCtx>;
+
+bool utf8_answer(OSSL_PARAM& p, const char* value) { return OSSL_PARAM_set_utf8_ptr(&p, value) == 1; }
+
+const std::string& buildinfo() {
+    static const std::string info = std::string("hwcipher ") + HWCIPHER_VERSION + ", C++" +
+                                    std::to_string(__cplusplus / 100 % 100);
+    return info;
 }
 
+constexpr ParamTable kProviderParams{std::array{
+    ProviderGetter{OSSL_PROV_PARAM_NAME, kUtf8Ptr,
+                   [](const ProvCtx&, OSSL_PARAM& p) { return utf8_answer(p, kProviderName); }},
+    ProviderGetter{OSSL_PROV_PARAM_VERSION, kUtf8Ptr,
+                   [](const ProvCtx&, OSSL_PARAM& p) { return utf8_answer(p, HWCIPHER_VERSION); }},
+    ProviderGetter{OSSL_PROV_PARAM_BUILDINFO, kUtf8Ptr,
+                   [](const ProvCtx&, OSSL_PARAM& p) { return utf8_answer(p, buildinfo().c_str()); }},
+    ProviderGetter{OSSL_PROV_PARAM_STATUS, kInt,
+                   [](const ProvCtx&, OSSL_PARAM& p) { return OSSL_PARAM_set_int(&p, 1) == 1; }},
+    ProviderGetter{kCoresParam, kUtf8Ptr,
+                   [](const ProvCtx& c, OSSL_PARAM& p) { return utf8_answer(p, c.core_report.c_str()); }},
+    ProviderGetter{kContextsParam, kUint64,
+                   [](const ProvCtx& c, OSSL_PARAM& p) {
+                       return OSSL_PARAM_set_uint64(
+                                  &p, c.contexts_created.load(std::memory_order_relaxed)) == 1;
+                   }},
+}};
+
+const OSSL_PARAM* gettable_params(void*) noexcept { return kProviderParams.span().list; }
+
 int get_params(void* provctx, OSSL_PARAM params[]) noexcept {
-    const auto* p = static_cast<const ProvCtx*>(provctx);
-    OSSL_PARAM* q;
-    static const std::string buildinfo = std::string("hwcipher ") + HWCIPHER_VERSION +
-                                         ", C++" + std::to_string(__cplusplus / 100 % 100);
-    if ((q = param_locate(params, OSSL_PROV_PARAM_NAME)) != nullptr &&
-        !OSSL_PARAM_set_utf8_ptr(q, kProviderName))
-        return 0;
-    if ((q = param_locate(params, OSSL_PROV_PARAM_VERSION)) != nullptr &&
-        !OSSL_PARAM_set_utf8_ptr(q, HWCIPHER_VERSION))
-        return 0;
-    if ((q = param_locate(params, OSSL_PROV_PARAM_BUILDINFO)) != nullptr &&
-        !OSSL_PARAM_set_utf8_ptr(q, buildinfo.c_str()))
-        return 0;
-    if ((q = param_locate(params, OSSL_PROV_PARAM_STATUS)) != nullptr &&
-        !OSSL_PARAM_set_int(q, 1))
-        return 0;
-    if ((q = param_locate(params, kCoresParam)) != nullptr &&
-        !OSSL_PARAM_set_utf8_ptr(q, p->core_report.c_str()))
-        return 0;
-    if ((q = param_locate(params, kContextsParam)) != nullptr &&
-        !OSSL_PARAM_set_uint64(q, p->contexts_created.load(std::memory_order_relaxed)))
-        return 0;
-    return 1;
+    return kProviderParams.span().apply(*static_cast<const ProvCtx*>(provctx), params) ? 1 : 0;
 }
 
 const OSSL_ALGORITHM* query_operation(void* provctx, int operation_id, int* no_store) noexcept {
@@ -166,10 +162,7 @@ const OSSL_ALGORITHM* query_operation(void* provctx, int operation_id, int* no_s
 
 const OSSL_ITEM* get_reason_strings(void*) noexcept { return kReasonStrings; }
 
-template <typename Fn>
-void (*as_fn(Fn* f))(void) {
-    return reinterpret_cast<void (*)(void)>(f);
-}
+using thunks::as_fn;
 
 const OSSL_DISPATCH kProviderDispatch[] = {
     {OSSL_FUNC_PROVIDER_TEARDOWN, as_fn(&teardown)},
