@@ -71,22 +71,21 @@ struct Row {
         return algorithm_get_params(row, params);
     }
     static const OSSL_PARAM* gettable_ctx_params(void*, void*) noexcept {
-        const ModeOps& ops = mode_ops(row.mode);
-        return ops.gettable_ctx_params != nullptr ? ops.gettable_ctx_params() : nullptr;
+        return mode_ops(row.mode).gettable_ctx_params;
     }
     static const OSSL_PARAM* settable_ctx_params(void*, void*) noexcept {
-        const ModeOps& ops = mode_ops(row.mode);
-        return ops.settable_ctx_params != nullptr ? ops.settable_ctx_params() : nullptr;
+        return mode_ops(row.mode).settable_ctx_params;
     }
 
+    // In the order of the function ids, but for the raw cipher.
     static inline const OSSL_DISPATCH table[] = {
         {OSSL_FUNC_CIPHER_NEWCTX, as_fn(&newctx)},
-        {OSSL_FUNC_CIPHER_FREECTX, as_fn(&freectx<CipherCtx>)},
-        {OSSL_FUNC_CIPHER_DUPCTX, as_fn(&dupctx<CipherCtx>)},
         {OSSL_FUNC_CIPHER_ENCRYPT_INIT, as_fn(&encrypt_init)},
         {OSSL_FUNC_CIPHER_DECRYPT_INIT, as_fn(&decrypt_init)},
         {OSSL_FUNC_CIPHER_UPDATE, as_fn(&update)},
         {OSSL_FUNC_CIPHER_FINAL, as_fn(&final<CipherCtx>)},
+        {OSSL_FUNC_CIPHER_FREECTX, as_fn(&freectx<CipherCtx>)},
+        {OSSL_FUNC_CIPHER_DUPCTX, as_fn(&dupctx<CipherCtx>)},
         {OSSL_FUNC_CIPHER_GET_PARAMS, as_fn(&get_params)},
         {OSSL_FUNC_CIPHER_GET_CTX_PARAMS, as_fn(&get_ctx_params<CipherCtx>)},
         {OSSL_FUNC_CIPHER_SET_CTX_PARAMS, as_fn(&set_ctx_params<CipherCtx>)},

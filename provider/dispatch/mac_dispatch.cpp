@@ -45,12 +45,10 @@ struct Mac {
     }
     static const OSSL_PARAM* gettable_params(void*) noexcept { return kMacs[I]->params.list; }
     static const OSSL_PARAM* gettable_ctx_params(void*, void*) noexcept {
-        const MacOps& ops = *kMacs[I];
-        return ops.gettable_ctx_params != nullptr ? ops.gettable_ctx_params() : nullptr;
+        return kMacs[I]->gettable_ctx_params;
     }
     static const OSSL_PARAM* settable_ctx_params(void*, void*) noexcept {
-        const MacOps& ops = *kMacs[I];
-        return ops.settable_ctx_params != nullptr ? ops.settable_ctx_params() : nullptr;
+        return kMacs[I]->settable_ctx_params;
     }
 
     static inline const OSSL_DISPATCH table[] = {

@@ -22,7 +22,6 @@ using MacGetter = Getter<CipherMacCtx>;
 using MacSetter = Setter<CipherMacCtx>;
 
 using MacParams = ContextParams<CipherMacCtx>;
-template <size_t G, size_t S> using MacTables = ContextTables<CipherMacCtx, G, S>;
 
 class CipherMacCtx : public MacCtx {
 public:
@@ -85,8 +84,8 @@ constexpr MacOps mac_ops_for(const char* names, ParamSpan<const MacOps, OSSL_PAR
         names,
         [](const ProvCtx* prov) -> MacCtx* { return new (std::nothrow) Ctx(prov); },
         params,
-        [] { return Ctx::tables().gets.list; },
-        [] { return Ctx::tables().sets.list; },
+        Ctx::kParams.params.gets.list,
+        Ctx::kParams.params.sets.list,
     };
 }
 

@@ -24,16 +24,16 @@ public:
     MacCtx* clone() const override { return new (std::nothrow) CmacCtx(*this); }
     int update(const uint8_t* in, size_t inl) override;
     int final(uint8_t* out, size_t* outl, size_t outsize) override;
-    static const MacParams& tables();
 
     // Every hwcipher block cipher has 16-byte blocks, so the MAC is 16 bytes
     // whatever the cipher.
     bool get_size(OSSL_PARAM& p) {
-        return OSSL_PARAM_set_size_t(&p, kBlockSize) || HWC_FAIL(prov_, kErrInvalidParam, "%s", p.key);
+        return OSSL_PARAM_set_size_t(&p, kBlockSize) ||
+               HWC_FAIL(prov_, kErrInvalidParam, "%s", p.key);
     }
 
 private:
-    const MacParams& param_tables() const override { return tables(); }
+    const MacParams& param_tables() const override { return kParams.params; }
     bool schedule(const BlockCore& core, const uint8_t* key, size_t keylen) override {
         return key_.set(&core, key, keylen);
     }
@@ -46,6 +46,12 @@ private:
 
     CmacKey key_;
     CmacState state_;
+
+public:
+    static constexpr ContextTables kParams{
+        std::array{MacGetter{OSSL_MAC_PARAM_SIZE, kSizeT, member<&CmacCtx::get_size>},
+                   MacGetter{OSSL_MAC_PARAM_BLOCK_SIZE, kSizeT, member<&CmacCtx::get_size>}},
+        kCipherMacSets};
 };
 
 int CmacCtx::update(const uint8_t* in, size_t inl) {
@@ -62,16 +68,6 @@ int CmacCtx::final(uint8_t* out, size_t* outl, size_t outsize) {
     state_.final(key_, out);
     *outl = kBlockSize;
     return 1;
-}
-
-const MacParams& CmacCtx::tables() {
-    static constexpr MacTables t{
-        std::array{
-            MacGetter{OSSL_MAC_PARAM_SIZE, kSizeT, member<&CmacCtx::get_size>},
-            MacGetter{OSSL_MAC_PARAM_BLOCK_SIZE, kSizeT, member<&CmacCtx::get_size>},
-        },
-        kCipherMacSets};
-    return t.params;
 }
 
 } // namespace

@@ -36,8 +36,8 @@ struct MacOps {
     const char* names;                                  // "CMAC", "GMAC:1.0.9797.3.4"
     MacCtx* (*create)(const ProvCtx* prov);             // nullptr: not implemented yet
     ParamSpan<const MacOps, OSSL_PARAM> params;         // algorithm-level (no context)
-    const OSSL_PARAM* (*gettable_ctx_params)();
-    const OSSL_PARAM* (*settable_ctx_params)();
+    const OSSL_PARAM* gettable_ctx_params;
+    const OSSL_PARAM* settable_ctx_params;
 };
 
 extern const MacOps kCmacOps; // provider/macs/mac_cmac.cpp

@@ -34,7 +34,6 @@ public:
     MacCtx* clone() const override { return new (std::nothrow) GmacCtx(*this); }
     int update(const uint8_t* in, size_t inl) override;
     int final(uint8_t* out, size_t* outl, size_t outsize) override;
-    static const MacParams& tables();
 
     bool get_size(OSSL_PARAM& p) {
         return OSSL_PARAM_set_size_t(&p, kGmacSize) || HWC_FAIL(prov_, kErrInvalidParam, "size");
@@ -42,7 +41,7 @@ public:
     bool set_iv(const OSSL_PARAM& p);
 
 private:
-    const MacParams& param_tables() const override { return tables(); }
+    const MacParams& param_tables() const override { return kParams.params; }
     bool schedule(const BlockCore& core, const uint8_t* key, size_t keylen) override {
         started_ = false;
         return eng_.set_key(core, *prov_->cores.ghash, ks_, key, keylen);
@@ -63,6 +62,14 @@ private:
     size_t ivlen_ = 0;
     bool iv_set_ = false;  // an IV not yet used by a final
     bool started_ = false; // the engine runs a message under iv_
+
+public:
+    // The default GMAC lists no context parameters to get (get_ctx_params still
+    // answers "size"); the IV comes after cipher and key, whatever the order.
+    static constexpr ContextTables kParams{
+        std::array{MacGetter{OSSL_MAC_PARAM_SIZE, kSizeT, member<&GmacCtx::get_size>, false}},
+        join(kCipherMacSets,
+             std::array{MacSetter{OSSL_MAC_PARAM_IV, kOctets, member<&GmacCtx::set_iv>}})};
 };
 
 bool GmacCtx::set_iv(const OSSL_PARAM& p) {
@@ -108,16 +115,6 @@ int GmacCtx::final(uint8_t* out, size_t* outl, size_t outsize) {
     started_ = false;
     iv_set_ = false; // one tag per IV
     return 1;
-}
-
-// The default GMAC lists no context parameters to get (get_ctx_params still
-// answers "size"); the IV comes after cipher and key, whatever the order.
-const MacParams& GmacCtx::tables() {
-    static constexpr MacTables t{
-        std::array{MacGetter{OSSL_MAC_PARAM_SIZE, kSizeT, member<&GmacCtx::get_size>, false}},
-        join(kCipherMacSets,
-             std::array{MacSetter{OSSL_MAC_PARAM_IV, kOctets, member<&GmacCtx::set_iv>}})};
-    return t.params;
 }
 
 // The algorithm-level "size" (no context).

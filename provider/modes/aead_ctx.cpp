@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The AEAD contexts' shared tag and TLS record state (aead_ctx.h).
+// The TLS 1.2 record AAD CCM and GCM share (aead_ctx.h).
 #include "provider/modes/aead_ctx.h"
 
 #include <cstring>
@@ -8,9 +8,7 @@
 
 namespace hwc {
 
-AeadCtx::~AeadCtx() { wipe_all(tag_, tls_aad_); }
-
-bool AeadCtx::take_tls_aad(const OSSL_PARAM& p, size_t tag_len, int too_short) {
+bool TlsAeadCtx::take_tls_aad(const OSSL_PARAM& p, size_t tag_len, int too_short) {
     if (p.data_type != OSSL_PARAM_OCTET_STRING || p.data == nullptr || p.data_size != kTlsAadLen)
         return HWC_FAIL(prov_, kErrInvalidParam, "tlsaad must be %zu bytes", kTlsAadLen);
     uint8_t aad[kTlsAadLen];

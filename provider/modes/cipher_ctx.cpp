@@ -68,7 +68,9 @@ constexpr ParamTable kAlgorithmParams{std::array{
                         return OSSL_PARAM_set_uint(&p, mode_traits(r.mode).evp_mode) == 1;
                     }},
     AlgorithmGetter{OSSL_CIPHER_PARAM_KEYLEN, kSizeT,
-                    [](const AlgorithmRow& r, OSSL_PARAM& p) { return size_answer(p, key_bytes(r)); }},
+                    [](const AlgorithmRow& r, OSSL_PARAM& p) {
+                        return size_answer(p, key_bytes(r));
+                    }},
     AlgorithmGetter{OSSL_CIPHER_PARAM_IVLEN, kSizeT,
                     [](const AlgorithmRow& r, OSSL_PARAM& p) {
                         return size_answer(p, mode_traits(r.mode).ivlen);

@@ -58,8 +58,8 @@ private:
 // What a mode family contributes: a factory and its parameter lists.
 struct ModeOps {
     CipherCtx* (*create)(const ProvCtx* prov, const AlgorithmRow& row);
-    const OSSL_PARAM* (*gettable_ctx_params)();
-    const OSSL_PARAM* (*settable_ctx_params)();
+    const OSSL_PARAM* gettable_ctx_params;
+    const OSSL_PARAM* settable_ctx_params;
 };
 
 const ModeOps& mode_ops(Mode m);

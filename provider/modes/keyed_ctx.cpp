@@ -18,11 +18,11 @@ int KeyedCtx::init(bool encrypt, const uint8_t* key, size_t keylen, const uint8_
                    size_t ivlen, const OSSL_PARAM params[]) {
     encrypt_ = encrypt;
     restart();
-    const bool early = params_first();
+    const bool early = params_first_ && params != nullptr;
     if (early && !set_ctx_params(params)) return 0;
     if (iv != nullptr && !set_iv(iv, ivlen)) return 0;
     if (key != nullptr ? !set_key(key, keylen) : !keep_key()) return 0;
-    return early ? 1 : set_ctx_params(params);
+    return early || params == nullptr ? 1 : set_ctx_params(params);
 }
 
 bool KeyedCtx::set_iv(const uint8_t* iv, size_t ivlen) {
@@ -56,15 +56,10 @@ bool KeyedCtx::refused() const {
     return HWC_FAIL(prov_, kErrInvalidKeyLength, "core %s refused the key", core_->name);
 }
 
-bool KeyedCtx::need_key() const { return key_set_ || HWC_FAIL(prov_, kErrNoKeySet); }
-
-bool KeyedCtx::need_iv() const {
-    return iv_set_ || iv_length() == 0 || HWC_FAIL(prov_, kErrNoIvSet);
-}
-
-bool KeyedCtx::need_output(size_t need, size_t have) const {
-    return have >= need ||
-           HWC_FAIL(prov_, kErrOutputBufferTooSmall, "need %zu bytes, have %zu", need, have);
+bool KeyedCtx::no_key() const { return HWC_FAIL(prov_, kErrNoKeySet); }
+bool KeyedCtx::no_iv() const { return HWC_FAIL(prov_, kErrNoIvSet); }
+bool KeyedCtx::short_output(size_t need, size_t have) const {
+    return HWC_FAIL(prov_, kErrOutputBufferTooSmall, "need %zu bytes, have %zu", need, have);
 }
 
 } // namespace hwc

@@ -15,13 +15,6 @@
 
 namespace hwc {
 
-class KeyedCtx;
-using CipherGetter = Getter<KeyedCtx>;
-using CipherSetter = Setter<KeyedCtx>;
-
-using CipherParams = ContextParams<KeyedCtx>;
-template <size_t G, size_t S> using CipherTables = ContextTables<KeyedCtx, G, S>;
-
 class KeyedCtx : public CipherCtx {
 public:
     using ParamContext = KeyedCtx;
@@ -30,7 +23,7 @@ public:
     ~KeyedCtx() override;
 
     // Init, in this order: the direction; restart(); the parameters if
-    // params_first(); the IV (set_iv); the key (set_key) or, without one,
+    // params_first_; the IV (set_iv); the key (set_key) or, without one,
     // keep_key(); the parameters otherwise. The first failure ends it.
     int init(bool encrypt, const uint8_t* key, size_t keylen, const uint8_t* iv, size_t ivlen,
              const OSSL_PARAM params[]) final;
@@ -57,14 +50,11 @@ public:
 protected:
     KeyedCtx(const KeyedCtx&) = default;
 
-    virtual const CipherParams& param_tables() const = 0;
+    virtual const ContextParams<KeyedCtx>& param_tables() const = 0;
 
     // ---- the init sequence's hooks ----------------------------------------
     // Forget the message or stream in progress (every init).
     virtual void restart() {}
-    // CCM and OCB take "params" before the IV, so an "ivlen" given with the
-    // IV applies to it.
-    virtual bool params_first() const { return false; }
     // Checks the IV's length and installs it. Default: exactly iv_length()
     // bytes into iv_.
     virtual bool set_iv(const uint8_t* iv, size_t ivlen);
@@ -75,14 +65,18 @@ protected:
     virtual bool keep_key() { return true; }
 
     // ---- the standard refusals: false, with the error raised --------------
-    bool need_key() const;          // "no key set"
-    bool need_iv() const;           // "no iv set", when iv_length() > 0
-    bool need_output(size_t need, size_t have) const; // "output buffer too small"
-    bool refused() const;           // the core refused the key
+    bool need_key() const { return key_set_ || no_key(); } // "no key set"
+    bool need_iv() const { return iv_set_ || iv_length() == 0 || no_iv(); } // "no iv set"
+    bool need_output(size_t need, size_t have) const { // "output buffer too small"
+        return have >= need || short_output(need, have);
+    }
+    bool refused() const; // the core refused the key
 
     const ProvCtx* prov_;
     const AlgorithmRow* row_;
     const BlockCore* core_;
+    bool params_first_ = false; // init takes "params" before the IV (CCM, OCB:
+                                // an "ivlen" given with the IV applies to it)
     bool encrypt_ = true;
     bool key_set_ = false;
     bool iv_set_ = false;
@@ -91,11 +85,19 @@ protected:
 
 private:
     bool set_key(const uint8_t* key, size_t keylen);
+    [[gnu::cold]] bool no_key() const;
+    [[gnu::cold]] bool no_iv() const;
+    [[gnu::cold]] bool short_output(size_t need, size_t have) const;
 };
 
+// Rows and tables of the cipher families.
+using CipherGetter = Getter<KeyedCtx>;
+using CipherSetter = Setter<KeyedCtx>;
+using CipherParams = ContextParams<KeyedCtx>;
+
 // What every final context class gets from its own type: clone(), its
-// tables (a static `tables()` it defines) and, through mode_ops_for, the
-// factory and lists the dispatch tables use.
+// tables (the `static constexpr ContextTables kParams` it declares) and,
+// through mode_ops_for, the factory and lists the dispatch tables use.
 template <class Derived, class Base>
 class FamilyCtx : public Base {
 public:
@@ -105,7 +107,7 @@ public:
     }
 
 protected:
-    const CipherParams& param_tables() const final { return Derived::tables(); }
+    const CipherParams& param_tables() const final { return Derived::kParams.params; }
 };
 
 template <class Ctx>
@@ -114,8 +116,8 @@ constexpr ModeOps mode_ops_for() {
         [](const ProvCtx* prov, const AlgorithmRow& row) -> CipherCtx* {
             return new (std::nothrow) Ctx(prov, row);
         },
-        [] { return Ctx::tables().gets.list; },
-        [] { return Ctx::tables().sets.list; },
+        Ctx::kParams.params.gets.list,
+        Ctx::kParams.params.sets.list,
     };
 }
 

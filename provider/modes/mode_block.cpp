@@ -27,7 +27,6 @@ class BlockModeCtx final : public FamilyCtx<BlockModeCtx, ClassicCtx> {
 public:
     using FamilyCtx::FamilyCtx;
     ~BlockModeCtx() override { wipe_all(buf_, tls_mac_); }
-    static const CipherParams& tables();
 
     int update(uint8_t* out, size_t* outl, size_t outsize, const uint8_t* in,
                size_t inl) override;
@@ -62,6 +61,12 @@ private:
     size_t bufsz_ = 0;
     uint8_t tls_mac_[kMaxTlsMacSize] = {}; // MAC of the last record decrypted ("tls-mac")
     bool tls_mac_set_ = false;
+
+public:
+    // "use-bits" is listed, as by the default provider, and means nothing here.
+    static constexpr ContextTables kParams{
+        kClassicGets,
+        join(kClassicSets, std::array{CipherSetter{OSSL_CIPHER_PARAM_USE_BITS, kUint}})};
 };
 
 int BlockModeCtx::update(uint8_t* out, size_t* outl, size_t outsize, const uint8_t* in,
@@ -141,8 +146,8 @@ int BlockModeCtx::tls_record(uint8_t* out, size_t* outl, size_t outsize, const u
                         tls_version_);
     if (inl == 0 || inl % kBlockSize != 0 ||
         inl < tls_cbc::min_record_length(tls_version_, kBlockSize, tls_mac_size_)) {
-        HWC_RAISE(prov_, kErrWrongFinalBlockLength, "TLS record of %zu bytes is malformed", inl);
-        return 0;
+        return HWC_FAIL(prov_, kErrWrongFinalBlockLength, "TLS record of %zu bytes is malformed",
+                        inl);
     }
     if (outsize < inl) return HWC_FAIL(prov_, kErrOutputBufferTooSmall);
     // Drawn for every MAC-then-encrypt record, used only when the padding is
@@ -160,8 +165,7 @@ int BlockModeCtx::tls_record(uint8_t* out, size_t* outl, size_t outsize, const u
     if (!ok) {
         // Encrypt-then-MAC only: the record was authenticated before it was
         // decrypted, so a padding failure here reveals nothing new.
-        HWC_RAISE(prov_, kErrBadDecrypt, "bad TLS record padding");
-        return 0;
+        return HWC_FAIL(prov_, kErrBadDecrypt, "bad TLS record padding");
     }
     tls_mac_set_ = tls_mac_size_ != 0;
     *outl = payload;
@@ -181,9 +185,8 @@ int BlockModeCtx::final(uint8_t* out, size_t* outl, size_t outsize) {
         } else if (bufsz_ == 0) {
             return 1;
         } else {
-            HWC_RAISE(prov_, kErrWrongFinalBlockLength, "%zu bytes left over and padding is off",
-                      bufsz_);
-            return 0;
+            return HWC_FAIL(prov_, kErrWrongFinalBlockLength,
+                            "%zu bytes left over and padding is off", bufsz_);
         }
         if (outsize < kBlockSize) return HWC_FAIL(prov_, kErrOutputBufferTooSmall);
         process(buf_, out, 1);
@@ -195,8 +198,7 @@ int BlockModeCtx::final(uint8_t* out, size_t* outl, size_t outsize) {
     // Decrypting.
     if (bufsz_ != kBlockSize) {
         if (bufsz_ == 0 && !padding_) return 1;
-        HWC_RAISE(prov_, kErrWrongFinalBlockLength, "%zu bytes left over", bufsz_);
-        return 0;
+        return HWC_FAIL(prov_, kErrWrongFinalBlockLength, "%zu bytes left over", bufsz_);
     }
     uint8_t block[kBlockSize];
     process(buf_, block, 1);
@@ -215,15 +217,13 @@ int BlockModeCtx::final(uint8_t* out, size_t* outl, size_t outsize) {
         }
         if (bad) {
             wipe(block, sizeof block);
-            HWC_RAISE(prov_, kErrBadDecrypt);
-            return 0;
+            return HWC_FAIL(prov_, kErrBadDecrypt);
         }
         keep = kBlockSize - n;
     }
     if (outsize < keep) {
         wipe(block, sizeof block);
-        HWC_RAISE(prov_, kErrOutputBufferTooSmall);
-        return 0;
+        return HWC_FAIL(prov_, kErrOutputBufferTooSmall);
     }
     std::memcpy(out, block, keep);
     wipe(block, sizeof block);
@@ -242,13 +242,6 @@ int BlockModeCtx::cipher(uint8_t* out, size_t* outl, size_t outsize, const uint8
     process(in, out, inl / kBlockSize);
     *outl = inl;
     return 1;
-}
-
-// "use-bits" is listed, as by the default provider, and means nothing here.
-const CipherParams& BlockModeCtx::tables() {
-    static constexpr CipherTables t{
-        kClassicGets, join(kClassicSets, std::array{CipherSetter{OSSL_CIPHER_PARAM_USE_BITS, kUint}})};
-    return t.params;
 }
 
 } // namespace

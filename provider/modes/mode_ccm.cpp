@@ -34,11 +34,12 @@ namespace hwc {
 namespace {
 
 // The nonce is iv_ (15 - L bytes); the tag length M is taglen_.
-class CcmCtx final : public FamilyCtx<CcmCtx, AeadCtx> {
+class CcmCtx final : public FamilyCtx<CcmCtx, TlsAeadCtx> {
 public:
-    CcmCtx(const ProvCtx* prov, const AlgorithmRow& row) : FamilyCtx(prov, row, 12) {}
+    CcmCtx(const ProvCtx* prov, const AlgorithmRow& row) : FamilyCtx(prov, row, 12) {
+        params_first_ = true;
+    }
     ~CcmCtx() override { wipe(mac_, sizeof mac_); }
-    static const CipherParams& tables();
 
     int update(uint8_t* out, size_t* outl, size_t outsize, const uint8_t* in,
                size_t inl) override {
@@ -65,11 +66,14 @@ public:
     bool get_tag(OSSL_PARAM& p);
     bool set_tag(const OSSL_PARAM& p);
     bool set_ivlen(const OSSL_PARAM& p);
-    bool set_tls_aad(const OSSL_PARAM& p) { return take_tls_aad(p, taglen_, kErrInvalidInputLength); }
-    bool set_tls_iv_fixed(const OSSL_PARAM& p);
-    // Listed because the default provider lists it; CCM records carry their
-    // explicit nonce, so there is nothing to install.
-    bool set_tls_iv_inv(const OSSL_PARAM&) {
+    bool set_tls_aad(const OSSL_PARAM& p) override {
+        return take_tls_aad(p, taglen_, kErrInvalidInputLength);
+    }
+    bool set_tls_iv_fixed(const OSSL_PARAM& p) override;
+    // Listed because the default provider lists them: CCM records carry
+    // their explicit nonce, so there is nothing to generate or install.
+    bool get_tls_iv_gen(OSSL_PARAM&) override { return true; }
+    bool set_tls_iv_inv(const OSSL_PARAM&) override {
         return HWC_FAIL(prov_, kErrInvalidParam, "tlsivinv is a GCM parameter");
     }
 
@@ -82,7 +86,6 @@ private:
         tag_ready_ = false;
         tls_aad_set_ = false;
     }
-    bool params_first() const override { return true; }
 
     int run(uint8_t* out, size_t* outl, const uint8_t* in, size_t inl);
     int finish();
@@ -105,6 +108,13 @@ private:
     size_t b0_m_ = 12;    // M encoded in B0 of the current message
     uint64_t msglen_ = 0;
     uint8_t mac_[kBlockSize] = {};
+
+public:
+    // The default provider's AES-CCM lists (OpenSSL 3.0); the key length check
+    // is not listed.
+    static constexpr ContextTables kParams{
+        join(kCipherGets, kAeadGets, kTagGets<CcmCtx>, kTlsAeadGets),
+        join(unlisted(kCipherSets, {OSSL_CIPHER_PARAM_KEYLEN}), kTagSets<CcmCtx>, kTlsAeadSets)};
 };
 
 // The one state machine behind update, final and EVP_Cipher (the default
@@ -119,8 +129,7 @@ int CcmCtx::run(uint8_t* out, size_t* outl, const uint8_t* in, size_t inl) {
         // EVP_Cipher(ctx, NULL, NULL, 0) after the data is how some legacy
         // code "finalises" any AEAD: accept it without reopening the nonce.
         if (in == nullptr && out == nullptr && inl == 0) return 1;
-        HWC_RAISE(prov_, kErrOneShotData, "message complete: set a new iv");
-        return 0;
+        return HWC_FAIL(prov_, kErrOneShotData, "message complete: set a new iv");
     }
     if (out == nullptr) {
         if (in == nullptr) { // declare the total message length
@@ -362,34 +371,11 @@ bool CcmCtx::set_ivlen(const OSSL_PARAM& p) {
 }
 
 bool CcmCtx::set_tls_iv_fixed(const OSSL_PARAM& p) {
-    if (p.data_type != OSSL_PARAM_OCTET_STRING || p.data == nullptr || p.data_size != kTlsFixedIvLen)
+    if (p.data_type != OSSL_PARAM_OCTET_STRING || p.data == nullptr ||
+        p.data_size != kTlsFixedIvLen)
         return HWC_FAIL(prov_, kErrInvalidIvLength, "tlsivfixed must be %zu bytes", kTlsFixedIvLen);
     std::memcpy(iv_, p.data, kTlsFixedIvLen);
     return true;
-}
-
-// The default provider's AES-CCM lists (OpenSSL 3.0); "tlsivgen" is listed
-// there and means nothing for CCM. The key length check is not listed.
-const CipherParams& CcmCtx::tables() {
-    static constexpr CipherTables t{
-        join(kCipherGets, kAeadGets,
-             std::array{
-                 CipherGetter{OSSL_CIPHER_PARAM_AEAD_TAG, kOctets, member<&CcmCtx::get_tag>},
-                 kTlsAadPadGet,
-                 CipherGetter{OSSL_CIPHER_PARAM_AEAD_TLS1_GET_IV_GEN, kOctets},
-             }),
-        join(unlisted(kCipherSets, {OSSL_CIPHER_PARAM_KEYLEN}),
-             std::array{
-                 CipherSetter{OSSL_CIPHER_PARAM_AEAD_TAG, kOctets, member<&CcmCtx::set_tag>},
-                 CipherSetter{OSSL_CIPHER_PARAM_AEAD_IVLEN, kSizeT, member<&CcmCtx::set_ivlen>},
-                 CipherSetter{OSSL_CIPHER_PARAM_AEAD_TLS1_AAD, kOctets,
-                              member<&CcmCtx::set_tls_aad>},
-                 CipherSetter{OSSL_CIPHER_PARAM_AEAD_TLS1_IV_FIXED, kOctets,
-                              member<&CcmCtx::set_tls_iv_fixed>},
-                 CipherSetter{OSSL_CIPHER_PARAM_AEAD_TLS1_SET_IV_INV, kOctets,
-                              member<&CcmCtx::set_tls_iv_inv>},
-             })};
-    return t.params;
 }
 
 } // namespace

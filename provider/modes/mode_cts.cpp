@@ -28,7 +28,6 @@ enum class CtsVariant { cs1, cs2, cs3 };
 class CtsModeCtx final : public FamilyCtx<CtsModeCtx, ClassicCtx> {
 public:
     using FamilyCtx::FamilyCtx;
-    static const CipherParams& tables();
 
     int update(uint8_t* out, size_t* outl, size_t outsize, const uint8_t* in,
                size_t inl) override;
@@ -53,6 +52,18 @@ private:
 
     CtsVariant variant_ = CtsVariant::cs1;
     bool updated_ = false;
+
+public:
+    // The classic rows, but neither the TLS MAC nor the TLS record parameters
+    // are listed (as for the default provider's CTS ciphers; they are handled).
+    static constexpr ContextTables kParams{
+        join(unlisted(kClassicGets, {OSSL_CIPHER_PARAM_TLS_MAC}),
+             std::array{CipherGetter{OSSL_CIPHER_PARAM_CTS_MODE, kUtf8,
+                                     member<&CtsModeCtx::get_cts_mode>}}),
+        join(unlisted(kClassicSets,
+                      {OSSL_CIPHER_PARAM_TLS_VERSION, OSSL_CIPHER_PARAM_TLS_MAC_SIZE}),
+             std::array{CipherSetter{OSSL_CIPHER_PARAM_CTS_MODE, kUtf8,
+                                     member<&CtsModeCtx::set_cts_mode>}})};
 };
 
 int CtsModeCtx::update(uint8_t* out, size_t* outl, size_t outsize, const uint8_t* in,
@@ -142,7 +153,9 @@ void CtsModeCtx::decrypt(const uint8_t* in, uint8_t* out, size_t len) {
 }
 
 bool CtsModeCtx::get_cts_mode(OSSL_PARAM& p) {
-    const char* name = variant_ == CtsVariant::cs1 ? "CS1" : variant_ == CtsVariant::cs2 ? "CS2" : "CS3";
+    const char* name = variant_ == CtsVariant::cs1   ? "CS1"
+                       : variant_ == CtsVariant::cs2 ? "CS2"
+                                                     : "CS3";
     return OSSL_PARAM_set_utf8_string(&p, name) || HWC_FAIL(prov_, kErrInvalidParam, "cts_mode");
 }
 
@@ -155,20 +168,6 @@ bool CtsModeCtx::set_cts_mode(const OSSL_PARAM& p) {
     else if (v == "CS3") variant_ = CtsVariant::cs3;
     else return HWC_FAIL(prov_, kErrInvalidCtsMode, "got '%s'", name);
     return true;
-}
-
-// The classic rows, but neither the TLS MAC nor the TLS record parameters
-// are listed (as for the default provider's CTS ciphers; they are handled).
-const CipherParams& CtsModeCtx::tables() {
-    static constexpr CipherTables t{
-        join(unlisted(kClassicGets, {OSSL_CIPHER_PARAM_TLS_MAC}),
-             std::array{CipherGetter{OSSL_CIPHER_PARAM_CTS_MODE, kUtf8,
-                                     member<&CtsModeCtx::get_cts_mode>}}),
-        join(unlisted(kClassicSets,
-                      {OSSL_CIPHER_PARAM_TLS_VERSION, OSSL_CIPHER_PARAM_TLS_MAC_SIZE}),
-             std::array{CipherSetter{OSSL_CIPHER_PARAM_CTS_MODE, kUtf8,
-                                     member<&CtsModeCtx::set_cts_mode>}})};
-    return t.params;
 }
 
 } // namespace

@@ -29,11 +29,10 @@ constexpr size_t kTagLen = 16;
 
 // The engine runs on KeyedCtx's key schedule; the IV, up to kMaxIvLen
 // bytes, is iv_buf_.
-class GcmCtx final : public FamilyCtx<GcmCtx, AeadCtx> {
+class GcmCtx final : public FamilyCtx<GcmCtx, TlsAeadCtx> {
 public:
     GcmCtx(const ProvCtx* prov, const AlgorithmRow& row) : FamilyCtx(prov, row, kTagLen) {}
     ~GcmCtx() override { wipe(iv_buf_, sizeof iv_buf_); }
-    static const CipherParams& tables();
 
     int update(uint8_t* out, size_t* outl, size_t outsize, const uint8_t* in,
                size_t inl) override;
@@ -46,13 +45,15 @@ public:
     }
 
     bool get_tag(OSSL_PARAM& p);
-    bool get_tls_iv_gen(OSSL_PARAM& p);
     bool set_tag(const OSSL_PARAM& p);
     bool set_ivlen(const OSSL_PARAM& p);
     // Records are refused "invalid parameter" when too short for nonce and tag.
-    bool set_tls_aad(const OSSL_PARAM& p) { return take_tls_aad(p, kTagLen, kErrInvalidParam); }
-    bool set_tls_iv_fixed(const OSSL_PARAM& p);
-    bool set_tls_iv_inv(const OSSL_PARAM& p);
+    bool set_tls_aad(const OSSL_PARAM& p) override {
+        return take_tls_aad(p, kTagLen, kErrInvalidParam);
+    }
+    bool set_tls_iv_fixed(const OSSL_PARAM& p) override;
+    bool set_tls_iv_inv(const OSSL_PARAM& p) override;
+    bool get_tls_iv_gen(OSSL_PARAM& p) override;
 
 private:
     // IV life cycle, as OpenSSL's: none yet; given but not applied; applied
@@ -76,6 +77,13 @@ private:
     // TLS 1.2 record mode.
     bool iv_gen_ = false;    // tlsivfixed given: the IV is fixed part + invocation field
     uint64_t tls_records_ = 0;
+
+public:
+    // The default provider's AES-GCM lists (OpenSSL 3.0): it neither lists nor
+    // checks "keylen" on set.
+    static constexpr ContextTables kParams{
+        join(kCipherGets, kAeadGets, kTagGets<GcmCtx>, kTlsAeadGets),
+        join(without(kCipherSets, {OSSL_CIPHER_PARAM_KEYLEN}), kTagSets<GcmCtx>, kTlsAeadSets)};
 };
 
 bool GcmCtx::set_iv(const uint8_t* iv, size_t ivlen) {
@@ -106,8 +114,7 @@ bool GcmCtx::begin_message() {
     switch (iv_state_) {
     case IvState::active: return true;
     case IvState::finished:
-        HWC_RAISE(prov_, kErrIvAlreadyUsed);
-        return false;
+        return HWC_FAIL(prov_, kErrIvAlreadyUsed);
     case IvState::none:
         if (!encrypt_) return HWC_FAIL(prov_, kErrNoIvSet, "decryption needs the iv");
         if (ivlen_ < kDefaultIvLen)
@@ -253,8 +260,7 @@ int GcmCtx::tls_record(uint8_t* out, size_t* outl, size_t outsize, const uint8_t
     if (!ok) {
         // Never release unauthenticated plaintext.
         if (!encrypt_) wipe(body, payload);
-        HWC_RAISE(prov_, encrypt_ ? kErrInvalidInputLength : kErrTagMismatch);
-        return 0;
+        return HWC_FAIL(prov_, encrypt_ ? kErrInvalidInputLength : kErrTagMismatch);
     }
     return 1;
 }
@@ -299,7 +305,8 @@ bool GcmCtx::set_ivlen(const OSSL_PARAM& p) {
 
 bool GcmCtx::set_tls_iv_fixed(const OSSL_PARAM& p) {
     if (!take_iv_fixed(p))
-        return HWC_FAIL(prov_, kErrInvalidIvLength, "tlsivfixed: 4..ivlen-8 bytes (or -1: whole iv)");
+        return HWC_FAIL(prov_, kErrInvalidIvLength,
+                        "tlsivfixed: 4..ivlen-8 bytes (or -1: whole iv)");
     iv_gen_ = true;
     return true;
 }
@@ -322,31 +329,6 @@ bool GcmCtx::take_iv_fixed(const OSSL_PARAM& p) {
 bool GcmCtx::set_tls_iv_inv(const OSSL_PARAM& p) {
     return p.data_type == OSSL_PARAM_OCTET_STRING && p.data != nullptr &&
            iv_inv(static_cast<const uint8_t*>(p.data), p.data_size);
-}
-
-// The default provider's AES-GCM lists (OpenSSL 3.0): it neither lists nor
-// checks "keylen" on set.
-const CipherParams& GcmCtx::tables() {
-    static constexpr CipherTables t{
-        join(kCipherGets, kAeadGets,
-             std::array{
-                 CipherGetter{OSSL_CIPHER_PARAM_AEAD_TAG, kOctets, member<&GcmCtx::get_tag>},
-                 kTlsAadPadGet,
-                 CipherGetter{OSSL_CIPHER_PARAM_AEAD_TLS1_GET_IV_GEN, kOctets,
-                              member<&GcmCtx::get_tls_iv_gen>},
-             }),
-        join(without(kCipherSets, {OSSL_CIPHER_PARAM_KEYLEN}),
-             std::array{
-                 CipherSetter{OSSL_CIPHER_PARAM_AEAD_TAG, kOctets, member<&GcmCtx::set_tag>},
-                 CipherSetter{OSSL_CIPHER_PARAM_AEAD_IVLEN, kSizeT, member<&GcmCtx::set_ivlen>},
-                 CipherSetter{OSSL_CIPHER_PARAM_AEAD_TLS1_AAD, kOctets,
-                              member<&GcmCtx::set_tls_aad>},
-                 CipherSetter{OSSL_CIPHER_PARAM_AEAD_TLS1_IV_FIXED, kOctets,
-                              member<&GcmCtx::set_tls_iv_fixed>},
-                 CipherSetter{OSSL_CIPHER_PARAM_AEAD_TLS1_SET_IV_INV, kOctets,
-                              member<&GcmCtx::set_tls_iv_inv>},
-             })};
-    return t.params;
 }
 
 } // namespace

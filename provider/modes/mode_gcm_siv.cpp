@@ -35,7 +35,6 @@ public:
     GcmSivCtx(const ProvCtx* prov, const AlgorithmRow& row)
         : FamilyCtx(prov, row), ghash_(prov->cores.ghash) {}
     ~GcmSivCtx() override { wipe(&enc_ks_, sizeof enc_ks_); }
-    static const CipherParams& tables();
 
 private:
     bool schedule_key(const uint8_t* key, size_t keylen) override;
@@ -61,6 +60,9 @@ private:
     KeySchedule enc_ks_{}; // message-encryption key (per nonce)
     Polyval aad_;          // keyed with the message-authentication key; holds the AAD
     uint64_t aad_len_ = 0;
+
+public:
+    static constexpr ContextTables kParams{kSivGets, kSivSets};
 };
 
 bool GcmSivCtx::schedule_key(const uint8_t* key, size_t keylen) {
@@ -158,11 +160,6 @@ void GcmSivCtx::keystream(const uint8_t tag[kTagLen], const uint8_t* in, uint8_t
     }
     wipe(ks, used * 16);
     wipe(cb, sizeof cb);
-}
-
-const CipherParams& GcmSivCtx::tables() {
-    static constexpr CipherTables t{kSivGets, kSivSets};
-    return t.params;
 }
 
 } // namespace

@@ -53,12 +53,13 @@ void dbl(uint8_t out[kBlockSize], const uint8_t in[kBlockSize]) {
 
 class OcbCtx final : public FamilyCtx<OcbCtx, AeadCtx> {
 public:
-    OcbCtx(const ProvCtx* prov, const AlgorithmRow& row) : FamilyCtx(prov, row, 16) {}
+    OcbCtx(const ProvCtx* prov, const AlgorithmRow& row) : FamilyCtx(prov, row, 16) {
+        params_first_ = true;
+    }
     ~OcbCtx() override {
         wipe_all(lstar_, ldollar_, l_, stretch_);
         wipe_message();
     }
-    static const CipherParams& tables();
 
     int update(uint8_t* out, size_t* outl, size_t outsize, const uint8_t* in,
                size_t inl) override;
@@ -81,7 +82,6 @@ private:
         // A message under way restarts; a finished one still needs a new nonce.
         if (iv_state_ == IvState::active) iv_state_ = IvState::pending;
     }
-    bool params_first() const override { return true; }
     bool set_iv(const uint8_t* iv, size_t ivlen) override;
     bool schedule_key(const uint8_t* key, size_t keylen) override;
     bool ready();
@@ -122,6 +122,12 @@ private:
     size_t aad_len_ = 0;
     uint64_t blocks_ = 0;
     uint64_t aad_blocks_ = 0;
+
+public:
+    // The default provider's AES-OCB lists (OpenSSL 3.0).
+    static constexpr ContextTables kParams{
+        join(kCipherGets, kAeadGets, kTagGets<OcbCtx>),
+        join(kCipherSets, kTagSets<OcbCtx>)};
 };
 
 bool OcbCtx::set_iv(const uint8_t* iv, size_t ivlen) {
@@ -152,8 +158,9 @@ bool OcbCtx::schedule_key(const uint8_t* key, size_t keylen) {
 bool OcbCtx::ready() {
     if (!need_key()) return false;
     switch (iv_state_) {
-    case IvState::none: HWC_RAISE(prov_, kErrNoIvSet); return false;
-    case IvState::finished: HWC_RAISE(prov_, kErrNoIvSet, "nonce already used: set a new one"); return false;
+    case IvState::none: return HWC_FAIL(prov_, kErrNoIvSet);
+    case IvState::finished:
+        return HWC_FAIL(prov_, kErrNoIvSet, "nonce already used: set a new one");
     case IvState::pending: start_message(); return true;
     case IvState::active: return true;
     }
@@ -341,7 +348,8 @@ bool OcbCtx::set_tag(const OSSL_PARAM& p) {
     }
     if (encrypt_) return HWC_FAIL(prov_, kErrTagNotNeeded);
     if (n != taglen_)
-        return HWC_FAIL(prov_, kErrInvalidTagLength, "expected a %zu-byte tag, got %zu", taglen_, n);
+        return HWC_FAIL(prov_, kErrInvalidTagLength, "expected a %zu-byte tag, got %zu", taglen_,
+                        n);
     std::memcpy(tag_, p.data, taglen_);
     tag_set_ = true;
     return true;
@@ -357,19 +365,6 @@ bool OcbCtx::set_ivlen(const OSSL_PARAM& p) {
         wipe_message();
     }
     return true;
-}
-
-// The default provider's AES-OCB lists (OpenSSL 3.0).
-const CipherParams& OcbCtx::tables() {
-    static constexpr CipherTables t{
-        join(kCipherGets, kAeadGets,
-             std::array{CipherGetter{OSSL_CIPHER_PARAM_AEAD_TAG, kOctets, member<&OcbCtx::get_tag>}}),
-        join(kCipherSets,
-             std::array{
-                 CipherSetter{OSSL_CIPHER_PARAM_AEAD_TAG, kOctets, member<&OcbCtx::set_tag>},
-                 CipherSetter{OSSL_CIPHER_PARAM_AEAD_IVLEN, kSizeT, member<&OcbCtx::set_ivlen>},
-             })};
-    return t.params;
 }
 
 } // namespace

@@ -27,7 +27,6 @@ class SivCtx final : public FamilyCtx<SivCtx, SivBaseCtx> {
 public:
     using FamilyCtx::FamilyCtx;
     ~SivCtx() override { wipe_all(d0_, d_); }
-    static const CipherParams& tables();
 
 private:
     bool schedule_key(const uint8_t* key, size_t keylen) override;
@@ -44,6 +43,10 @@ private:
     uint8_t d0_[kBlockSize] = {}; // CMAC_K1(0^128): S2V's starting value
     uint8_t d_[kBlockSize] = {};  // S2V accumulator after the AAD so far
     unsigned components_ = 0;
+
+public:
+    // SIV has no nonce: "ivlen" (0) is answered but not listed.
+    static constexpr ContextTables kParams{unlisted(kSivGets, {OSSL_CIPHER_PARAM_IVLEN}), kSivSets};
 };
 
 bool SivCtx::schedule_key(const uint8_t* key, size_t keylen) {
@@ -113,12 +116,6 @@ void SivCtx::keystream(const uint8_t v[kTagLen], const uint8_t* in, uint8_t* out
         wipe(ks, sizeof ks);
     }
     wipe(q, sizeof q);
-}
-
-// SIV has no nonce: "ivlen" (0) is answered but not listed.
-const CipherParams& SivCtx::tables() {
-    static constexpr CipherTables t{unlisted(kSivGets, {OSSL_CIPHER_PARAM_IVLEN}), kSivSets};
-    return t.params;
 }
 
 } // namespace

@@ -27,7 +27,6 @@ class StreamModeCtx final : public FamilyCtx<StreamModeCtx, ClassicCtx> {
 public:
     using FamilyCtx::FamilyCtx;
     ~StreamModeCtx() override { wipe(keystream_, sizeof keystream_); }
-    static const CipherParams& tables();
 
     int update(uint8_t* out, size_t* outl, size_t outsize, const uint8_t* in,
                size_t inl) override;
@@ -44,6 +43,12 @@ private:
 
     uint8_t keystream_[kBlockSize] = {}; // CTR only
     bool use_bits_ = false;              // CFB1: lengths count bits, not bytes
+
+public:
+    static constexpr ContextTables kParams{
+        kClassicGets,
+        join(kClassicSets, std::array{CipherSetter{OSSL_CIPHER_PARAM_USE_BITS, kUint,
+                                                   member<&StreamModeCtx::set_use_bits>}})};
 };
 
 int StreamModeCtx::update(uint8_t* out, size_t* outl, size_t outsize, const uint8_t* in,
@@ -75,8 +80,7 @@ int StreamModeCtx::update(uint8_t* out, size_t* outl, size_t outsize, const uint
         break;
     }
     default:
-        HWC_RAISE(prov_, kErrInternal, "not a stream mode");
-        return 0;
+        return HWC_FAIL(prov_, kErrInternal, "not a stream mode");
     }
     *outl = inl;
     return 1;
@@ -117,14 +121,6 @@ bool StreamModeCtx::set_use_bits(const OSSL_PARAM& p) {
     if (!OSSL_PARAM_get_uint(&p, &bits)) return HWC_FAIL(prov_, kErrInvalidParam, "use-bits");
     use_bits_ = bits != 0;
     return true;
-}
-
-const CipherParams& StreamModeCtx::tables() {
-    static constexpr CipherTables t{
-        kClassicGets,
-        join(kClassicSets, std::array{CipherSetter{OSSL_CIPHER_PARAM_USE_BITS, kUint,
-                                                   member<&StreamModeCtx::set_use_bits>}})};
-    return t.params;
 }
 
 } // namespace

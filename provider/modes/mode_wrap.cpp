@@ -50,7 +50,6 @@ public:
     WrapCtx(const ProvCtx* prov, const AlgorithmRow& row)
         : FamilyCtx(prov, row), pad_(row.mode == Mode::wrap_pad || row.mode == Mode::wrap_pad_inv),
           inverse_(row.mode == Mode::wrap_inv || row.mode == Mode::wrap_pad_inv) {}
-    static const CipherParams& tables();
 
     // The default provider's generic answers: padding says whether this is
     // KWP, num is 0, both IVs are the custom ICV (zeros when none was given).
@@ -83,6 +82,20 @@ private:
 
     bool pad_;
     bool inverse_;
+
+public:
+    // Like the default provider, only the key length is acted on (a restatement
+    // is accepted, unlisted); the other listed keys are the default provider's
+    // generic ones, accepted with no effect on key wrap (KW vs KWP is the
+    // algorithm, not "padding").
+    static constexpr ContextTables kParams{
+        join(kCipherGets, kBlockGets),
+        join(unlisted(kCipherSets, {OSSL_CIPHER_PARAM_KEYLEN}),
+             std::array{CipherSetter{OSSL_CIPHER_PARAM_PADDING, kUint},
+                        CipherSetter{OSSL_CIPHER_PARAM_NUM, kUint},
+                        CipherSetter{OSSL_CIPHER_PARAM_USE_BITS, kUint},
+                        CipherSetter{OSSL_CIPHER_PARAM_TLS_VERSION, kUint},
+                        CipherSetter{OSSL_CIPHER_PARAM_TLS_MAC_SIZE, kSizeT}})};
 };
 
 // W (SP 800-38F, 6.1) on out = [A slot][R_1 .. R_n], R already in place:
@@ -171,8 +184,7 @@ int WrapCtx::unwrap(uint8_t* out, size_t* outl, const uint8_t* in, size_t inl) c
         wipe(a, sizeof a);
         if (!ok) {
             wipe(out, body);
-            HWC_RAISE(prov_, kErrUnwrapFailed);
-            return 0;
+            return HWC_FAIL(prov_, kErrUnwrapFailed);
         }
         *outl = body;
         return 1;
@@ -206,8 +218,7 @@ int WrapCtx::unwrap(uint8_t* out, size_t* outl, const uint8_t* in, size_t inl) c
     wipe(a, sizeof a);
     if (bad) {
         wipe(out, body);
-        HWC_RAISE(prov_, kErrUnwrapFailed);
-        return 0;
+        return HWC_FAIL(prov_, kErrUnwrapFailed);
     }
     *outl = mli;
     return 1;
@@ -238,24 +249,6 @@ int WrapCtx::update(uint8_t* out, size_t* outl, size_t outsize, const uint8_t* i
         return 1;
     }
     return encrypt_ ? wrap(out, outl, in, inl) : unwrap(out, outl, in, inl);
-}
-
-// Like the default provider, only the key length is acted on (a restatement
-// is accepted, unlisted); the other listed keys are the default provider's
-// generic ones, accepted with no effect on key wrap (KW vs KWP is the
-// algorithm, not "padding").
-const CipherParams& WrapCtx::tables() {
-    static constexpr CipherTables t{
-        join(kCipherGets, kBlockGets),
-        join(unlisted(kCipherSets, {OSSL_CIPHER_PARAM_KEYLEN}),
-             std::array{
-                 CipherSetter{OSSL_CIPHER_PARAM_PADDING, kUint},
-                 CipherSetter{OSSL_CIPHER_PARAM_NUM, kUint},
-                 CipherSetter{OSSL_CIPHER_PARAM_USE_BITS, kUint},
-                 CipherSetter{OSSL_CIPHER_PARAM_TLS_VERSION, kUint},
-                 CipherSetter{OSSL_CIPHER_PARAM_TLS_MAC_SIZE, kSizeT},
-             })};
-    return t.params;
 }
 
 } // namespace

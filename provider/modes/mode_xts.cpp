@@ -38,7 +38,6 @@ public:
         // OpenSSL's SM4-XTS starts in GB mode; everything else is IEEE only.
         : FamilyCtx(prov, row), gb_(row.family == Family::sm4) {}
     ~XtsCtx() override { wipe(&tweak_ks_, sizeof tweak_ks_); }
-    static const CipherParams& tables();
 
     int update(uint8_t* out, size_t* outl, size_t outsize, const uint8_t* in,
                size_t inl) override;
@@ -65,6 +64,14 @@ private:
     bool gb_;
     bool equal_halves_ = false; // the key in use has identical halves (decrypt only)
     KeySchedule tweak_ks_{};    // key 2: enciphers the tweak
+
+public:
+    // AES-XTS lists keylen; SM4-XTS lists xts_standard. The lists are per mode
+    // family, so both are here (xts_standard accepts only "IEEE" outside SM4).
+    static constexpr ContextTables kParams{
+        join(kCipherGets, kBlockGets),
+        join(kCipherSets,
+             std::array{CipherSetter{kParamXtsStandard, kUtf8, member<&XtsCtx::set_standard>}})};
 };
 
 // Equal halves turn XTS into a mode with known weaknesses (the tweak
@@ -160,16 +167,6 @@ bool XtsCtx::set_standard(const OSSL_PARAM& p) {
                                                     : "\"IEEE\"; GB is for SM4-XTS");
     }
     return true;
-}
-
-// AES-XTS lists keylen; SM4-XTS lists xts_standard. The lists are per mode
-// family, so both are here (xts_standard accepts only "IEEE" outside SM4).
-const CipherParams& XtsCtx::tables() {
-    static constexpr CipherTables t{
-        join(kCipherGets, kBlockGets),
-        join(kCipherSets, std::array{CipherSetter{kParamXtsStandard, kUtf8,
-                                                  member<&XtsCtx::set_standard>}})};
-    return t.params;
 }
 
 } // namespace

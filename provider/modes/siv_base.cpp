@@ -59,8 +59,7 @@ bool SivBaseCtx::data_step(const uint8_t* in, uint8_t* out, size_t len) {
             if (len != 0) wipe(out, len); // never release unauthenticated plaintext
             failed_ = true;
             data_done_ = true;
-            HWC_RAISE(prov_, kErrTagMismatch);
-            return false;
+            return HWC_FAIL(prov_, kErrTagMismatch);
         }
         failed_ = false;
     }

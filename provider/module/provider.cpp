@@ -120,7 +120,9 @@ void teardown(void* provctx) noexcept {
 
 using ProviderGetter = Getter<const ProvCtx>;
 
-bool utf8_answer(OSSL_PARAM& p, const char* value) { return OSSL_PARAM_set_utf8_ptr(&p, value) == 1; }
+bool utf8_answer(OSSL_PARAM& p, const char* value) {
+    return OSSL_PARAM_set_utf8_ptr(&p, value) == 1;
+}
 
 const std::string& buildinfo() {
     static const std::string info = std::string("hwcipher ") + HWCIPHER_VERSION + ", C++" +
@@ -134,11 +136,15 @@ constexpr ParamTable kProviderParams{std::array{
     ProviderGetter{OSSL_PROV_PARAM_VERSION, kUtf8Ptr,
                    [](const ProvCtx&, OSSL_PARAM& p) { return utf8_answer(p, HWCIPHER_VERSION); }},
     ProviderGetter{OSSL_PROV_PARAM_BUILDINFO, kUtf8Ptr,
-                   [](const ProvCtx&, OSSL_PARAM& p) { return utf8_answer(p, buildinfo().c_str()); }},
+                   [](const ProvCtx&, OSSL_PARAM& p) {
+                       return utf8_answer(p, buildinfo().c_str());
+                   }},
     ProviderGetter{OSSL_PROV_PARAM_STATUS, kInt,
                    [](const ProvCtx&, OSSL_PARAM& p) { return OSSL_PARAM_set_int(&p, 1) == 1; }},
     ProviderGetter{kCoresParam, kUtf8Ptr,
-                   [](const ProvCtx& c, OSSL_PARAM& p) { return utf8_answer(p, c.core_report.c_str()); }},
+                   [](const ProvCtx& c, OSSL_PARAM& p) {
+                       return utf8_answer(p, c.core_report.c_str());
+                   }},
     ProviderGetter{kContextsParam, kUint64,
                    [](const ProvCtx& c, OSSL_PARAM& p) {
                        return OSSL_PARAM_set_uint64(

@@ -63,7 +63,7 @@ bool get_taglen(KeyedCtx& c, OSSL_PARAM& p) {
 }
 
 bool get_tls_aad_pad(KeyedCtx& c, OSSL_PARAM& p) {
-    return size_answer(c, p, static_cast<AeadCtx&>(c).tls_aad_pad(), "tlsaadpad");
+    return size_answer(c, p, static_cast<TlsAeadCtx&>(c).tls_aad_pad(), "tlsaadpad");
 }
 
 bool check_keylen(KeyedCtx& c, const OSSL_PARAM& p) {

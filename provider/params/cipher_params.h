@@ -4,7 +4,7 @@
 // num, IV and running IV, TLS MAC), what the AEAD families answer (tag length,
 // nonce, TLS AAD padding), and the key-length check. Each reads the context
 // through KeyedCtx's (and AeadCtx's) accessors; a family joins the groups it
-// needs with its own rows into its tables (see FamilyCtx::tables()). A new
+// needs with its own rows into its tables (its kParams, see FamilyCtx). A new
 // parameter every cipher answers is one row in kCipherGets.
 #pragma once
 
@@ -67,9 +67,5 @@ inline constexpr std::array kAeadGets{
     CipherGetter{OSSL_CIPHER_PARAM_IV, kOctets, &cipher_rows::get_nonce},
     CipherGetter{OSSL_CIPHER_PARAM_UPDATED_IV, kOctets, &cipher_rows::get_updated_nonce},
 };
-
-// TLS 1.2 records (CCM, GCM): the tag bytes a record grows by.
-inline constexpr CipherGetter kTlsAadPadGet{OSSL_CIPHER_PARAM_AEAD_TLS1_AAD_PAD, kSizeT,
-                                            &cipher_rows::get_tls_aad_pad};
 
 } // namespace hwc

@@ -8,8 +8,8 @@
 //
 // Why one pass: EVP calls get/set_ctx_params several times per AEAD message
 // (the IV length at each nonce, the tag, the tag length), mostly with a
-// one-entry array; searching the array once per known key cost about a third
-// of a 64-byte GCM message through OSSL_PARAM_locate.
+// one-entry array; searching it once per known key made parameters a good
+// part of a short AEAD message's cost.
 #pragma once
 
 #include <openssl/core.h>
@@ -50,6 +50,7 @@ struct Param {
     ParamType type{};
     bool (*handle)(Ctx&, P&) = nullptr;
     bool listed = true;
+    char first = 0; // key[0], filled in by ParamTable: most keys differ there
 };
 template <class Ctx> using Getter = Param<Ctx, OSSL_PARAM>;
 template <class Ctx> using Setter = Param<Ctx, const OSSL_PARAM>;
@@ -81,8 +82,9 @@ struct ParamSpan {
         P* found[kMaxParamRows];
         uint32_t seen = 0;
         for (P* p = params; p->key != nullptr; ++p) {
+            const char c = p->key[0];
             for (size_t i = 0; i < count; ++i) {
-                if (!param_key_is(p->key, rows[i].key)) continue;
+                if (rows[i].first != c || !param_key_is(p->key, rows[i].key)) continue;
                 if ((seen >> i & 1) == 0) {
                     found[i] = p;
                     seen |= uint32_t{1} << i;
@@ -107,8 +109,9 @@ public:
         static_assert(N <= kMaxParamRows, "more rows than apply() tracks");
         size_t n = 0;
         for (size_t i = 0; i < N; ++i) {
-            const Param<Ctx, P>& r = rows_[i];
-            if (r.key == nullptr) throw "a row without a key";
+            Param<Ctx, P>& r = rows_[i];
+            if (r.key == nullptr || r.key[0] == '\0') throw "a row without a key";
+            r.first = r.key[0];
             for (size_t j = 0; j < i; ++j)
                 if (std::string_view(rows_[j].key) == r.key) throw "two rows with one key";
             if (r.listed) list_[n++] = OSSL_PARAM{r.key, r.type.data_type, nullptr, r.type.size,
@@ -129,11 +132,12 @@ struct ContextParams {
     ParamSpan<Ctx, const OSSL_PARAM> sets;
 };
 
-// The storage behind a family's ContextParams, declared `static constexpr`
-// in the family's tables().
+// The storage behind a family's ContextParams: the family class declares
+// `static constexpr ContextTables kParams{gets, sets};`.
 template <class Ctx, size_t G, size_t S>
 struct ContextTables {
-    consteval ContextTables(const std::array<Getter<Ctx>, G>& g, const std::array<Setter<Ctx>, S>& s)
+    consteval ContextTables(const std::array<Getter<Ctx>, G>& g,
+                            const std::array<Setter<Ctx>, S>& s)
         : gets(g), sets(s), params{gets.span(), sets.span()} {}
     ParamTable<Ctx, OSSL_PARAM, G> gets;
     ParamTable<Ctx, const OSSL_PARAM, S> sets;
@@ -145,17 +149,17 @@ template <class T, size_t... N>
 constexpr std::array<T, (N + ... + 0)> join(const std::array<T, N>&... parts) {
     std::array<T, (N + ... + 0)> out{};
     size_t i = 0;
-    ((
-         [&] {
-             for (const T& r : parts) out[i++] = r;
-         }()),
-     ...);
+    auto append = [&](const auto& part) {
+        for (const T& r : part) out[i++] = r;
+    };
+    (append(parts), ...);
     return out;
 }
 
 // `rows` with the rows of `keys` left out of the list (still handled).
 template <class T, size_t N>
-constexpr std::array<T, N> unlisted(std::array<T, N> rows, std::initializer_list<const char*> keys) {
+constexpr std::array<T, N> unlisted(std::array<T, N> rows,
+                                    std::initializer_list<const char*> keys) {
     for (T& r : rows)
         for (const char* k : keys)
             if (std::string_view(r.key) == k) r.listed = false;
@@ -164,10 +168,11 @@ constexpr std::array<T, N> unlisted(std::array<T, N> rows, std::initializer_list
 
 // `rows` with the rows of `keys` inert: neither handled nor listed.
 template <class T, size_t N>
-constexpr std::array<T, N> without(std::array<T, N> rows, std::initializer_list<const char*> keys) {
+constexpr std::array<T, N> without(std::array<T, N> rows,
+                                   std::initializer_list<const char*> keys) {
     for (T& r : rows)
         for (const char* k : keys)
-            if (std::string_view(r.key) == k) r = T{r.key, r.type, nullptr, false};
+            if (std::string_view(r.key) == k) r = T{r.key, r.type, nullptr, false, r.first};
     return rows;
 }
 
