@@ -10,7 +10,8 @@
 namespace hwc {
 
 KeyedCtx::KeyedCtx(const ProvCtx* prov, const AlgorithmRow& row)
-    : prov_(prov), row_(&row), core_(prov->cores.for_family(row.family)) {}
+    : prov_(prov), row_(&row), core_(prov->cores.for_family(row.family)),
+      ivlen_(mode_traits(row.mode).ivlen) {}
 
 KeyedCtx::~KeyedCtx() { wipe_all(ks_, iv_); }
 
@@ -29,7 +30,10 @@ bool KeyedCtx::set_iv(const uint8_t* iv, size_t ivlen) {
     if (ivlen != iv_length())
         return HWC_FAIL(prov_, kErrInvalidIvLength, "iv length %zu, expected %zu", ivlen,
                         iv_length());
-    std::memcpy(iv_, iv, ivlen);
+    // Fixed-size copies for the usual lengths (a per-message init's work).
+    if (ivlen == kBlockSize) std::memcpy(iv_, iv, kBlockSize);
+    else if (ivlen == 12) std::memcpy(iv_, iv, 12);
+    else std::memcpy(iv_, iv, ivlen);
     iv_set_ = true;
     return true;
 }

@@ -37,7 +37,7 @@ public:
     // ---- what the shared parameter rows read -----------------------------
     const ProvCtx* prov() const { return prov_; }
     size_t key_len() const { return key_bytes(*row_); }
-    virtual size_t iv_length() const { return mode_traits(row_->mode).ivlen; }
+    size_t iv_length() const { return ivlen_; }
     // "iv" (updated = false) and "updated-iv"; nullptr when there is no IV
     // to give yet (the AEAD rows then refuse with "no iv set").
     virtual const uint8_t* iv_param(bool) const { return iv_; }
@@ -80,6 +80,7 @@ protected:
     bool encrypt_ = true;
     bool key_set_ = false;
     bool iv_set_ = false;
+    size_t ivlen_;                // "ivlen": the mode's default until a family changes it
     uint8_t iv_[kBlockSize] = {}; // the IV in use (a family may keep a longer one)
     KeySchedule ks_{};
 

@@ -33,11 +33,12 @@ namespace hwc {
 
 namespace {
 
-// The nonce is iv_ (15 - L bytes); the tag length M is taglen_.
+// The nonce is iv_ (ivlen_ = 15 - L bytes); the tag length M is taglen_.
 class CcmCtx final : public FamilyCtx<CcmCtx, TlsAeadCtx> {
 public:
     CcmCtx(const ProvCtx* prov, const AlgorithmRow& row) : FamilyCtx(prov, row, 12) {
         params_first_ = true;
+        ivlen_ = 15 - L_;
     }
     ~CcmCtx() override { wipe(mac_, sizeof mac_); }
 
@@ -61,7 +62,6 @@ public:
         *outl = inl;
         return 1;
     }
-    size_t iv_length() const override { return 15 - L_; }
 
     bool get_tag(OSSL_PARAM& p);
     bool set_tag(const OSSL_PARAM& p);
@@ -364,6 +364,7 @@ bool CcmCtx::set_ivlen(const OSSL_PARAM& p) {
     const unsigned l = static_cast<unsigned>(15 - sz);
     if (l != L_) { // a nonce of the old length no longer fits
         L_ = l;
+        ivlen_ = sz;
         iv_set_ = false;
         reset_message();
     }

@@ -39,7 +39,6 @@ public:
     int final(uint8_t* out, size_t* outl, size_t outsize) override;
     int cipher(uint8_t* out, size_t* outl, size_t outsize, const uint8_t* in,
                size_t inl) override;
-    size_t iv_length() const override { return ivlen_; }
     const uint8_t* iv_param(bool) const override {
         return iv_state_ == IvState::none ? nullptr : iv_buf_;
     }
@@ -72,7 +71,6 @@ private:
 
     GcmEngine eng_;
     IvState iv_state_ = IvState::none;
-    size_t ivlen_ = kDefaultIvLen;
     uint8_t iv_buf_[kMaxIvLen] = {};
     // TLS 1.2 record mode.
     bool iv_gen_ = false;    // tlsivfixed given: the IV is fixed part + invocation field

@@ -44,17 +44,24 @@ private:
         aad_len_ = 0;
     }
     bool add_aad(const uint8_t* in, size_t len) override;
-    // RFC 8452 §6: plaintext and ciphertext are at most 2^36 bytes.
-    bool accepts(size_t len, bool encrypt) const override {
+    bool seal(const uint8_t* in, uint8_t* out, size_t len) override {
+        return seal_with(*this, in, out, len);
+    }
+    bool open(const uint8_t* in, uint8_t* out, size_t len) const override {
+        return open_with(*this, in, out, len);
+    }
+
+public:
+    bool accepts(size_t len, bool encrypt) const {
         return static_cast<uint64_t>(len) <= kMaxLen ||
                HWC_FAIL(prov_, kErrInvalidParam, "GCM-SIV %s is limited to 2^36 bytes",
                         encrypt ? "plaintext" : "ciphertext");
     }
+    void synthesize(const uint8_t* pt, size_t len, uint8_t tag[kTagLen]) const;
+    void keystream(const uint8_t tag[kTagLen], const uint8_t* in, uint8_t* out, size_t len) const;
 
+private:
     void derive();
-    void synthesize(const uint8_t* pt, size_t len, uint8_t tag[kTagLen]) const override;
-    void keystream(const uint8_t tag[kTagLen], const uint8_t* in, uint8_t* out,
-                   size_t len) const override;
 
     const GhashCore* ghash_;
     KeySchedule enc_ks_{}; // message-encryption key (per nonce)

@@ -64,8 +64,6 @@ public:
     int update(uint8_t* out, size_t* outl, size_t outsize, const uint8_t* in,
                size_t inl) override;
     int final(uint8_t* out, size_t* outl, size_t outsize) override;
-    // OCB keeps no running IV: "updated-iv" is the nonce, as in the default provider.
-    size_t iv_length() const override { return ivlen_; }
 
     bool get_tag(OSSL_PARAM& p);
     bool set_tag(const OSSL_PARAM& p);
@@ -101,7 +99,6 @@ private:
     void hash_blocks(const uint8_t* in, size_t n);
 
     IvState iv_state_ = IvState::none;
-    size_t ivlen_ = 12;
     uint8_t lstar_[kBlockSize] = {};
     uint8_t ldollar_[kBlockSize] = {};
     uint8_t l_[kLevels][kBlockSize] = {};

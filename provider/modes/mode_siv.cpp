@@ -35,9 +35,18 @@ private:
         components_ = 0;
     }
     bool add_aad(const uint8_t* in, size_t len) override;
-    void synthesize(const uint8_t* p, size_t len, uint8_t v[kTagLen]) const override;
-    void keystream(const uint8_t v[kTagLen], const uint8_t* in, uint8_t* out,
-                   size_t len) const override;
+    bool seal(const uint8_t* in, uint8_t* out, size_t len) override {
+        return seal_with(*this, in, out, len);
+    }
+    bool open(const uint8_t* in, uint8_t* out, size_t len) const override {
+        return open_with(*this, in, out, len);
+    }
+
+public:
+    void synthesize(const uint8_t* p, size_t len, uint8_t v[kTagLen]) const;
+    void keystream(const uint8_t v[kTagLen], const uint8_t* in, uint8_t* out, size_t len) const;
+
+private:
 
     CmacKey mac_;                 // K1
     uint8_t d0_[kBlockSize] = {}; // CMAC_K1(0^128): S2V's starting value

@@ -28,26 +28,6 @@ void SivBaseCtx::restart() {
     start_message();
 }
 
-// The tag before the keystream: in and out may be the same buffer.
-bool SivBaseCtx::seal(const uint8_t* in, uint8_t* out, size_t len) {
-    if (!accepts(len, true)) return false;
-    synthesize(in, len, tag_);
-    keystream(tag_, in, out, len);
-    return true;
-}
-
-// Decrypts into `out` and compares tags in constant time; on false the
-// caller wipes `out` (a refused input has raised its own error first).
-bool SivBaseCtx::open(const uint8_t* in, uint8_t* out, size_t len) const {
-    if (!accepts(len, false)) return false;
-    keystream(tag_, in, out, len);
-    uint8_t t[kTagLen];
-    synthesize(out, len, t);
-    const bool ok = tags_equal(t, tag_);
-    wipe(t, sizeof t);
-    return ok;
-}
-
 bool SivBaseCtx::data_step(const uint8_t* in, uint8_t* out, size_t len) {
     if (encrypt_) {
         if (!seal(in, out, len)) return false;

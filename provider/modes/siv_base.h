@@ -14,6 +14,9 @@
 
 namespace hwc {
 
+// Constant-time equality of two 16-byte tags (no early exit on a mismatch).
+bool tags_equal(const uint8_t a[16], const uint8_t b[16]);
+
 class SivBaseCtx : public AeadCtx {
 public:
     static constexpr size_t kTagLen = 16;
@@ -43,21 +46,40 @@ protected:
     virtual void start_message() = 0;                        // forget AAD
     // One AAD update; false (with an error raised) if the mode refuses it.
     virtual bool add_aad(const uint8_t* in, size_t len) = 0;
-    // The data step: the synthetic tag over the AAD so far and `len` bytes
-    // of plaintext, and the keystream the tag starts. Neither may consume
-    // the AAD state: with "speed" every data update is a separate message
-    // under the same AAD.
-    virtual void synthesize(const uint8_t* plain, size_t len, uint8_t tag[kTagLen]) const = 0;
-    virtual void keystream(const uint8_t tag[kTagLen], const uint8_t* in, uint8_t* out,
-                           size_t len) const = 0;
-    // False (with an error raised) for an input the mode cannot take.
-    virtual bool accepts(size_t, bool /*encrypt*/) const { return true; }
+    // The data step: encrypt, the tag into tag_ (seal), or decrypt and
+    // compare with tag_ in constant time (open; on false the caller wipes
+    // `out`); false with an error raised where the mode refuses the input.
+    // A mode writes both as seal_with/open_with over its own
+    //   void synthesize(plain, len, tag) const: the synthetic tag over the
+    //       AAD so far and the plaintext;
+    //   void keystream(tag, in, out, len) const: the cipher the tag starts;
+    //   bool accepts(len, encrypt) const: its length limits (default none).
+    // Neither may consume the AAD state: with "speed" every data update is a
+    // separate message under the same AAD.
+    virtual bool seal(const uint8_t* in, uint8_t* out, size_t len) = 0;
+    virtual bool open(const uint8_t* in, uint8_t* out, size_t len) const = 0;
+    template <class Mode>
+    static bool seal_with(Mode& m, const uint8_t* in, uint8_t* out, size_t len) {
+        if (!m.accepts(len, true)) return false;
+        m.synthesize(in, len, m.tag_); // before the keystream: in and out may be one buffer
+        m.keystream(m.tag_, in, out, len);
+        return true;
+    }
+    template <class Mode>
+    static bool open_with(const Mode& m, const uint8_t* in, uint8_t* out, size_t len) {
+        if (!m.accepts(len, false)) return false;
+        m.keystream(m.tag_, in, out, len);
+        uint8_t t[kTagLen];
+        m.synthesize(out, len, t);
+        const bool ok = tags_equal(t, m.tag_);
+        wipe(t, sizeof t);
+        return ok;
+    }
+    bool accepts(size_t, bool) const { return true; }
 
 private:
     bool ready() const { return need_key() && need_iv(); }
     bool data_step(const uint8_t* in, uint8_t* out, size_t len);
-    bool seal(const uint8_t* in, uint8_t* out, size_t len);
-    bool open(const uint8_t* in, uint8_t* out, size_t len) const;
 
     bool speed_ = false;
     bool data_done_ = false; // the message's data update has happened
@@ -81,7 +103,5 @@ inline constexpr std::array kSivSets = join(
         CipherSetter{OSSL_CIPHER_PARAM_AEAD_TAG, kOctets, member<&SivBaseCtx::set_tag>},
     });
 
-// Constant-time equality of two 16-byte tags (no early exit on a mismatch).
-bool tags_equal(const uint8_t a[16], const uint8_t b[16]);
 
 } // namespace hwc

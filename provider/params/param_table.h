@@ -78,13 +78,17 @@ struct ParamSpan {
     // handlers in row order, so the order of the caller's array changes
     // nothing. Keys no row knows are ignored, as OpenSSL's providers do.
     bool apply(Ctx& ctx, P* params) const {
-        if (params == nullptr) return true;
+        if (params == nullptr || params->key == nullptr) return true;
+        if (params[1].key == nullptr) { // one entry, as EVP mostly asks: no order to keep
+            const Param<Ctx, P>* r = find(params->key);
+            return r == nullptr || r->handle == nullptr || r->handle(ctx, *params);
+        }
         P* found[kMaxParamRows];
         uint32_t seen = 0;
         for (P* p = params; p->key != nullptr; ++p) {
             const char c = p->key[0];
             for (size_t i = 0; i < count; ++i) {
-                if (rows[i].first != c || !param_key_is(p->key, rows[i].key)) continue;
+                if (rows[i].first != c || !param_key_is(p->key + 1, rows[i].key + 1)) continue;
                 if ((seen >> i & 1) == 0) {
                     found[i] = p;
                     seen |= uint32_t{1} << i;
@@ -97,6 +101,12 @@ struct ParamSpan {
             if (rows[i].handle != nullptr && !rows[i].handle(ctx, *found[i])) return false;
         }
         return true;
+    }
+
+    const Param<Ctx, P>* find(const char* key) const {
+        for (size_t i = 0; i < count; ++i)
+            if (rows[i].first == key[0] && param_key_is(key + 1, rows[i].key + 1)) return &rows[i];
+        return nullptr;
     }
 };
 
