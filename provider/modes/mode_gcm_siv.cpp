@@ -30,10 +30,10 @@ void store_le64(uint8_t* p, uint64_t v) {
 }
 
 // KeyedCtx's key schedule is the key-generating key; the nonce is its IV.
-class GcmSivCtx final : public FamilyCtx<GcmSivCtx, SivBaseCtx> {
+class GcmSivCtx final : public SivFamily<GcmSivCtx> {
 public:
     GcmSivCtx(const ProvCtx* prov, const AlgorithmRow& row)
-        : FamilyCtx(prov, row), ghash_(prov->cores.ghash) {}
+        : SivFamily(prov, row), ghash_(prov->cores.ghash) {}
     ~GcmSivCtx() override { wipe(&enc_ks_, sizeof enc_ks_); }
 
 private:
@@ -44,12 +44,6 @@ private:
         aad_len_ = 0;
     }
     bool add_aad(const uint8_t* in, size_t len) override;
-    bool seal(const uint8_t* in, uint8_t* out, size_t len) override {
-        return seal_with(*this, in, out, len);
-    }
-    bool open(const uint8_t* in, uint8_t* out, size_t len) const override {
-        return open_with(*this, in, out, len);
-    }
 
 public:
     bool accepts(size_t len, bool encrypt) const {

@@ -23,9 +23,9 @@ namespace {
 constexpr unsigned kMaxAadComponents = 126;
 
 // K1 keys S2V (mac_), K2 the CTR mode (KeyedCtx's key schedule).
-class SivCtx final : public FamilyCtx<SivCtx, SivBaseCtx> {
+class SivCtx final : public SivFamily<SivCtx> {
 public:
-    using FamilyCtx::FamilyCtx;
+    using SivFamily::SivFamily;
     ~SivCtx() override { wipe_all(d0_, d_); }
 
 private:
@@ -35,12 +35,6 @@ private:
         components_ = 0;
     }
     bool add_aad(const uint8_t* in, size_t len) override;
-    bool seal(const uint8_t* in, uint8_t* out, size_t len) override {
-        return seal_with(*this, in, out, len);
-    }
-    bool open(const uint8_t* in, uint8_t* out, size_t len) const override {
-        return open_with(*this, in, out, len);
-    }
 
 public:
     void synthesize(const uint8_t* p, size_t len, uint8_t v[kTagLen]) const;

@@ -49,33 +49,10 @@ protected:
     // The data step: encrypt, the tag into tag_ (seal), or decrypt and
     // compare with tag_ in constant time (open; on false the caller wipes
     // `out`); false with an error raised where the mode refuses the input.
-    // A mode writes both as seal_with/open_with over its own
-    //   void synthesize(plain, len, tag) const: the synthetic tag over the
-    //       AAD so far and the plaintext;
-    //   void keystream(tag, in, out, len) const: the cipher the tag starts;
-    //   bool accepts(len, encrypt) const: its length limits (default none).
-    // Neither may consume the AAD state: with "speed" every data update is a
-    // separate message under the same AAD.
+    // SivFamily writes both from the mode's synthesize/keystream/accepts.
     virtual bool seal(const uint8_t* in, uint8_t* out, size_t len) = 0;
     virtual bool open(const uint8_t* in, uint8_t* out, size_t len) const = 0;
-    template <class Mode>
-    static bool seal_with(Mode& m, const uint8_t* in, uint8_t* out, size_t len) {
-        if (!m.accepts(len, true)) return false;
-        m.synthesize(in, len, m.tag_); // before the keystream: in and out may be one buffer
-        m.keystream(m.tag_, in, out, len);
-        return true;
-    }
-    template <class Mode>
-    static bool open_with(const Mode& m, const uint8_t* in, uint8_t* out, size_t len) {
-        if (!m.accepts(len, false)) return false;
-        m.keystream(m.tag_, in, out, len);
-        uint8_t t[kTagLen];
-        m.synthesize(out, len, t);
-        const bool ok = tags_equal(t, m.tag_);
-        wipe(t, sizeof t);
-        return ok;
-    }
-    bool accepts(size_t, bool) const { return true; }
+    bool accepts(size_t, bool) const { return true; } // no length limit
 
 private:
     bool ready() const { return need_key() && need_iv(); }
@@ -84,6 +61,38 @@ private:
     bool speed_ = false;
     bool data_done_ = false; // the message's data update has happened
     bool failed_ = false;    // decrypt: the last data step did not authenticate
+};
+
+// The base of a SIV-like mode M, which supplies
+//   void synthesize(plain, len, tag) const: the synthetic tag over the AAD
+//       so far and the plaintext;
+//   void keystream(tag, in, out, len) const: the cipher the tag starts;
+//   bool accepts(len, encrypt) const: its length limits, if any.
+// Neither may consume the AAD state: with "speed" every data update is a
+// separate message under the same AAD.
+template <class M>
+class SivFamily : public FamilyCtx<M, SivBaseCtx> {
+public:
+    using FamilyCtx<M, SivBaseCtx>::FamilyCtx;
+
+private:
+    bool seal(const uint8_t* in, uint8_t* out, size_t len) final {
+        const M& m = static_cast<const M&>(*this);
+        if (!m.accepts(len, true)) return false;
+        m.synthesize(in, len, this->tag_); // before the keystream: in and out may be one buffer
+        m.keystream(this->tag_, in, out, len);
+        return true;
+    }
+    bool open(const uint8_t* in, uint8_t* out, size_t len) const final {
+        const M& m = static_cast<const M&>(*this);
+        if (!m.accepts(len, false)) return false;
+        m.keystream(this->tag_, in, out, len);
+        uint8_t t[SivBaseCtx::kTagLen];
+        m.synthesize(out, len, t);
+        const bool ok = tags_equal(t, this->tag_);
+        wipe(t, sizeof t);
+        return ok;
+    }
 };
 
 // SIV's and GCM-SIV's rows, mirroring the default provider's AES-SIV and

@@ -166,24 +166,26 @@ constexpr std::array<T, (N + ... + 0)> join(const std::array<T, N>&... parts) {
     return out;
 }
 
-// `rows` with the rows of `keys` left out of the list (still handled).
+// `rows` with the rows of `keys` left out of the list: still handled, or
+// with `handled` false inert (see without()).
 template <class T, size_t N>
-constexpr std::array<T, N> unlisted(std::array<T, N> rows,
-                                    std::initializer_list<const char*> keys) {
-    for (T& r : rows)
-        for (const char* k : keys)
-            if (std::string_view(r.key) == k) r.listed = false;
+constexpr std::array<T, N> unlisted(std::array<T, N> rows, std::initializer_list<const char*> keys,
+                                    bool handled = true) {
+    for (T& r : rows) {
+        for (const char* k : keys) {
+            if (std::string_view(r.key) != k) continue;
+            r.listed = false;
+            if (!handled) r.handle = nullptr;
+        }
+    }
     return rows;
 }
 
 // `rows` with the rows of `keys` inert: neither handled nor listed.
 template <class T, size_t N>
-constexpr std::array<T, N> without(std::array<T, N> rows,
+constexpr std::array<T, N> without(const std::array<T, N>& rows,
                                    std::initializer_list<const char*> keys) {
-    for (T& r : rows)
-        for (const char* k : keys)
-            if (std::string_view(r.key) == k) r = T{r.key, r.type, nullptr, false, r.first};
-    return rows;
+    return unlisted(rows, keys, false);
 }
 
 // A handler that calls member function M of a family class on the context
