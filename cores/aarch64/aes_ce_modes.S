@@ -150,6 +150,45 @@
 	ldp	d8, d9, [sp], #64
 .endm
 
+// The frame of every loop below: loop_enter (v8-v15 saved unless `save` is
+// 0, round keys loaded), the mode's set-up, then the chunk from label 1 on:
+// mem8 ld1 loads 8 blocks, ..., loop_next stores 8 results and counts the
+// chunks down; the mode's write-back, then loop_leave.
+
+// 8 blocks between memory at \ptr (advanced past them) and v0-v7, or v8-v15
+// with `high` set; \insn is ld1 or st1.
+.macro	mem8 insn, ptr, high=0
+.if \high
+	\insn	{v8.16b-v11.16b}, [\ptr], #64
+	\insn	{v12.16b-v15.16b}, [\ptr], #64
+.else
+	\insn	{v0.16b-v3.16b}, [\ptr], #64
+	\insn	{v4.16b-v7.16b}, [\ptr], #64
+.endif
+.endm
+
+.macro	loop_enter nr, save=1
+.if \save
+	save_v8_v15
+.endif
+	load_keys \nr, x0
+.endm
+
+// The chunk's 8 results (v0-v7, or v8-v15 with `high`) to \out, then back
+// to label 1 while \count chunks remain.
+.macro	loop_next out, count, high=0
+	mem8	st1, \out, \high
+	subs	\count, \count, #1
+	b.ne	1b
+.endm
+
+.macro	loop_leave save=1
+.if \save
+	restore_v8_v15
+.endif
+	ret
+.endm
+
 // An exported entry point \name(keys, rounds, ...) that branches to
 // \name\()_r10/_r12/_r14 by w1, and the three copies of \body.
 .macro	entry name, body, a=0, b=0
@@ -181,16 +220,12 @@
 // AES-128: 166 instructions per chunk (1.30 per byte).
 
 .macro	ecb_body nr, op, mix
-	load_keys \nr, x0
-1:	ld1	{v0.16b-v3.16b}, [x2], #64
-	ld1	{v4.16b-v7.16b}, [x2], #64
+	loop_enter \nr, 0
+1:	mem8	ld1, x2
 	rounds8	\nr, \op, \mix
 	eor_key	v31, v0, v1, v2, v3, v4, v5, v6, v7
-	st1	{v0.16b-v3.16b}, [x3], #64
-	st1	{v4.16b-v7.16b}, [x3], #64
-	subs	x4, x4, #1
-	b.ne	1b
-	ret
+	loop_next x3, x4
+	loop_leave 0
 .endm
 
 	entry	hwc_aes_ce_ecb_enc8, ecb_body, aese, aesmc
@@ -207,12 +242,10 @@
 // AES-128: 175 instructions per chunk (1.37 per byte).
 
 .macro	cbc_dec_body nr, a, b
-	save_v8_v15
-	load_keys \nr, x0
+	loop_enter \nr
 	ld1	{v16.16b}, [x2]
 	eor	v16.16b, v16.16b, v31.16b
-1:	ld1	{v0.16b-v3.16b}, [x3], #64
-	ld1	{v4.16b-v7.16b}, [x3], #64
+1:	mem8	ld1, x3
 	mov	v8.16b, v16.16b
 	eor	v9.16b, v0.16b, v31.16b
 	eor	v10.16b, v1.16b, v31.16b
@@ -224,14 +257,10 @@
 	eor	v16.16b, v7.16b, v31.16b
 	rounds8	\nr, aesd, aesimc
 	eor_states_v8_v15
-	st1	{v0.16b-v3.16b}, [x4], #64
-	st1	{v4.16b-v7.16b}, [x4], #64
-	subs	x5, x5, #1
-	b.ne	1b
+	loop_next x4, x5
 	eor	v16.16b, v16.16b, v31.16b
 	st1	{v16.16b}, [x2]
-	restore_v8_v15
-	ret
+	loop_leave
 .endm
 
 	entry	hwc_aes_ce_cbc_dec8, cbc_dec_body
@@ -248,14 +277,12 @@
 // AES-128: 178 instructions per chunk (1.39 per byte).
 
 .macro	cfb_dec_body nr, a, b
-	save_v8_v15
-	load_keys \nr, x0
+	loop_enter \nr
 	ld1	{v0.16b}, [x2]
 1:	add	x6, x3, #64
 	ld1	{v1.16b-v4.16b}, [x3]
 	ld1	{v5.16b-v7.16b}, [x6]
-	ld1	{v8.16b-v11.16b}, [x3], #64
-	ld1	{v12.16b-v15.16b}, [x3], #64
+	mem8	ld1, x3, 1
 	rounds8	\nr, aese, aesmc
 	eor_key	v31, v0, v1, v2, v3, v4, v5, v6, v7
 	eor	v8.16b, v8.16b, v0.16b
@@ -267,13 +294,9 @@
 	eor	v14.16b, v14.16b, v6.16b
 	mov	v0.16b, v15.16b			// C_7: next chunk's first input
 	eor	v15.16b, v15.16b, v7.16b
-	st1	{v8.16b-v11.16b}, [x4], #64
-	st1	{v12.16b-v15.16b}, [x4], #64
-	subs	x5, x5, #1
-	b.ne	1b
+	loop_next x4, x5, 1
 	st1	{v0.16b}, [x2]
-	restore_v8_v15
-	ret
+	loop_leave
 .endm
 
 	entry	hwc_aes_ce_cfb_dec8, cfb_dec_body
@@ -302,8 +325,7 @@
 .endm
 
 .macro	ctr_body nr, a, b
-	save_v8_v15
-	load_keys \nr, x0
+	loop_enter \nr
 	ld1	{v16.16b}, [x2]
 	adrp	x6, .Lctr_consts
 	add	x6, x6, :lo12:.Lctr_consts
@@ -321,17 +343,12 @@
 	add	v7.16b, v6.16b, v8.16b
 	add	v16.16b, v7.16b, v8.16b
 2:	rounds8	\nr, aese, aesmc
-	ld1	{v8.16b-v11.16b}, [x3], #64
-	ld1	{v12.16b-v15.16b}, [x3], #64
+	mem8	ld1, x3, 1
 	eor_key	v31, v8, v9, v10, v11, v12, v13, v14, v15
 	eor_states_v8_v15
-	st1	{v0.16b-v3.16b}, [x4], #64
-	st1	{v4.16b-v7.16b}, [x4], #64
-	subs	x5, x5, #1
-	b.ne	1b
+	loop_next x4, x5
 	st1	{v16.16b}, [x2]
-	restore_v8_v15
-	ret
+	loop_leave
 3:	ldr	q9, [x6, #16]			// {0, 1}: +1 on the low half
 	movi	v10.2d, #0
 	rev64	v8.16b, v16.16b			// {hi, lo} as integers
@@ -367,8 +384,7 @@
 .endm
 
 .macro	xts_body nr, op, mix
-	save_v8_v15
-	load_keys \nr, x0
+	loop_enter \nr
 	ld1	{v8.16b}, [x2]
 	adrp	x6, .Lxts_poly
 	ldr	q16, [x6, :lo12:.Lxts_poly]
@@ -379,20 +395,17 @@
 	next_tweak 13, 12
 	next_tweak 14, 13
 	next_tweak 15, 14
-	ld1	{v0.16b-v3.16b}, [x3], #64
-	ld1	{v4.16b-v7.16b}, [x3], #64
+	mem8	ld1, x3
 	eor_states_v8_v15
 	rounds8	\nr, \op, \mix
 	eor_key	v31, v0, v1, v2, v3, v4, v5, v6, v7
 	eor_states_v8_v15
-	st1	{v0.16b-v3.16b}, [x4], #64
-	st1	{v4.16b-v7.16b}, [x4], #64
-	next_tweak 8, 15
+	mem8	st1, x4
+	next_tweak 8, 15		// (v0 is its scratch: after the store)
 	subs	x5, x5, #1
 	b.ne	1b
 	st1	{v8.16b}, [x2]
-	restore_v8_v15
-	ret
+	loop_leave
 .endm
 
 	entry	hwc_aes_ce_xts_enc8, xts_body, aese, aesmc
@@ -414,8 +427,7 @@
 // AES-128: 195 instructions per chunk (1.52 per byte).
 
 .macro	ocb_body nr, op, mix
-	save_v8_v15
-	load_keys \nr, x0
+	loop_enter \nr
 	fold_first_key \nr
 	ld1	{v15.16b}, [x2]			// Offset
 	eor	v15.16b, v15.16b, v31.16b
@@ -434,8 +446,7 @@
 	eor	v13.16b, v12.16b, v1.16b
 	eor	v14.16b, v13.16b, v0.16b
 	eor	v15.16b, v14.16b, v3.16b
-	ld1	{v0.16b-v3.16b}, [x3], #64
-	ld1	{v4.16b-v7.16b}, [x3], #64
+	mem8	ld1, x3
 .ifc \op, aese
 	sum_states v16				// Checksum ^= P
 .endif
@@ -445,16 +456,12 @@
 .ifc \op, aesd
 	sum_states v16				// Checksum ^= P
 .endif
-	st1	{v0.16b-v3.16b}, [x4], #64
-	st1	{v4.16b-v7.16b}, [x4], #64
-	subs	x5, x5, #1
-	b.ne	1b
+	loop_next x4, x5
 	eor	v15.16b, v15.16b, v31.16b
 	st1	{v15.16b}, [x2]
 	str	q16, [x2, #16]
 	str	x7, [x2, #32]
-	restore_v8_v15
-	ret
+	loop_leave
 .endm
 
 	entry	hwc_aes_ce_ocb_enc8, ocb_body, aese, aesmc
