@@ -76,6 +76,9 @@ if (( BYTES <= 0 || BYTES % UPDATE != 0 )); then
 fi
 
 start=$SECONDS
+# The revision measured: taken now, before the build, so that edits made
+# while the runs go on do not show up as "-dirty".
+hwcipher_rev=$(git -C "$repo" describe --always --dirty 2>/dev/null || echo "?")
 
 # ---- build: the cross build (module + driver) and the host-side plugin ------
 bash scripts/deps.sh >&2
@@ -493,7 +496,6 @@ mode_dir() { # <cipher> <dir> -> "MODE | dir" cells
 
 qemu_version=$(qemu-aarch64 --version | sed -n '1s/.*version \([^ ]*\).*/\1/p')
 openssl_version=$(sed -n 's/^libssl3:arm64=//p' "$sysroot/.hwcipher-sysroot" 2>/dev/null || echo "?")
-hwcipher_rev=$(git -C "$repo" describe --always --dirty 2>/dev/null || echo "?")
 release_list=""
 for rel in "${have_releases[@]}"; do release_list+=", OpenSSL ${rel_version[$rel]}"; done
 tables=$out/bench-aarch64.md
