@@ -46,6 +46,8 @@ constexpr const BlockCore* kAesCores[] = {
 constexpr const BlockCore* kSm4Cores[] = {
 #if defined(__aarch64__)
     &aarch64::sm4_ce,
+    &aarch64::sm4_neon_aes,  // no SM4E: the S-box through AESE
+    &aarch64::sm4_neon,      // neither: plain NEON (needs nothing)
 #endif
 #if defined(__x86_64__)
     &x86_64::sm4_gfni_avx512,
