@@ -30,6 +30,7 @@ namespace {
 // ahead of the portable entry, its header included above.
 constexpr const BlockCore* kAesCores[] = {
 #if defined(__aarch64__)
+    &aarch64::aes_ce_eor3,  // with the SHA3 extension
     &aarch64::aes_ce,
 #endif
 #if defined(__x86_64__)

@@ -86,7 +86,9 @@ runs_of() {
             echo "sanitize|${best:+HWCIPHER_EXPECT_CORES=$best}|"
             ;;
         aarch64)
-            local ce="aes=aes-armv8-ce,sm4=sm4-armv8-ce,twofish=twofish-arm64-asm,ghash=ghash-pmull"
+            # max has the SHA3 extension: aes-armv8-ce-eor3; the CPU models
+            # below have not, so they run aes-armv8-ce's plain kernels.
+            local ce="aes=aes-armv8-ce-eor3,sm4=sm4-armv8-ce,twofish=twofish-arm64-asm,ghash=ghash-pmull"
             local n1="aes=aes-armv8-ce,sm4=sm4-neon-aes,twofish=twofish-arm64-asm,ghash=ghash-pmull"
             local a72="aes=aes-armv8-ce,sm4=sm4-neon,twofish=twofish-arm64-asm,ghash=ghash-pmull"
             echo "aarch64|HWCIPHER_EXPECT_CORES=$ce|"

@@ -11,6 +11,7 @@
 namespace hwc::aarch64 {
 
 extern const BlockCore aes_ce;       // "aes-armv8-ce": AESE/AESMC, AESD/AESIMC (aes_ce.cpp)
+extern const BlockCore aes_ce_eor3;  // "aes-armv8-ce-eor3": the same, EOR3 in CTR/GCM (aes_ce_eor3.cpp)
 extern const GhashCore ghash_pmull;  // "ghash-pmull": PMULL/PMULL2, powers of H (ghash_pmull.cpp)
 extern const BlockCore sm4_ce;       // "sm4-armv8-ce": SM4E/SM4EKEY (sm4_ce.cpp)
 extern const BlockCore sm4_neon_aes; // "sm4-neon-aes": S-box through AESE (sm4_neon_aes.cpp)
