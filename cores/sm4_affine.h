@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // SM4's S-box as affine maps around an inversion in the AES field, derived at
-// compile time for the x86_64 SM4 cores (sm4_aesni_avx2.cpp, sm4_gfni_avx2.cpp).
+// compile time for the SM4 cores that reach that inversion through AES or
+// GFNI instructions (x86_64: sm4_aesni_avx2.cpp, sm4_gfni_avx2.cpp;
+// aarch64: sm4_neon_aese.cpp).
 //
 // The SM4 and AES S-boxes are both "affine map, inversion in GF(2^8), affine
 // map", over two representations of the same field (SM4: x^8+x^7+x^6+x^5+
@@ -8,8 +10,10 @@
 // SM4 representation to the AES one,
 //     S_sm4(x) = Post(inv_aes(Pre(x))),
 // Pre and Post affine over GF(2)^8. The AES-NI core reaches inv_aes through
-// AESENCLAST (SubBytes, whose own affine map it folds into Post); the GFNI
-// core through VGF2P8AFFINEINVQB, which applies Post itself.
+// AESENCLAST (SubBytes, whose own affine map it folds into Post), the
+// aarch64 core through AESE (the same SubBytes, after a key XOR that carries
+// the round key and Pre's constant); the GFNI core through
+// VGF2P8AFFINEINVQB, which applies Post itself.
 //
 // Only constexpr values and functions, in an unnamed namespace: the header is
 // included by translation units compiled with different -m flags.
@@ -17,7 +21,7 @@
 
 #include <cstdint>
 
-namespace hwc::x86_64 {
+namespace hwc {
 namespace {
 namespace sm4alg {
 
@@ -207,6 +211,20 @@ constexpr bool inverts_pre() {
 }
 static_assert(inverts_pre());
 
+// An affine byte map as two 16-entry nibble lookups (PSHUFB, TBL):
+// f(x) = lo[x & 15] ^ hi[x >> 4], the constant folded into lo.
+struct Nibbles {
+    uint8_t lo[16], hi[16];
+};
+constexpr Nibbles nibble_tables(const Mat& m, uint8_t c) {
+    Nibbles t{};
+    for (unsigned n = 0; n < 16; ++n) {
+        t.lo[n] = static_cast<uint8_t>(apply(m, n) ^ c);
+        t.hi[n] = apply(m, n << 4);
+    }
+    return t;
+}
+
 // Word-level models for the cores' compile-time checks, on native 32-bit
 // words (byte j = bits 8j..8j+7).
 constexpr uint32_t rotl32c(uint32_t x, unsigned k) { return (x << k) | (x >> ((32 - k) & 31)); }
@@ -243,4 +261,4 @@ constexpr bool serial_checks(const SerialMats& f, Y y_of) {
 
 } // namespace sm4alg
 } // namespace
-} // namespace hwc::x86_64
+} // namespace hwc
