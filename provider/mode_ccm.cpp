@@ -452,6 +452,10 @@ int CcmCtx::get_ctx_params(OSSL_PARAM params[]) {
         wipe(tag_, sizeof tag_);
         reset_message();
     }
+    if ((p = param_locate(params, kParamIvGenerated)) != nullptr && !OSSL_PARAM_set_uint(p, 0)) {
+        HWC_RAISE(prov_, kErrInvalidParam, "iv-generated");
+        return 0;
+    }
     return 1;
 }
 
@@ -545,6 +549,7 @@ const OSSL_PARAM* CcmCtx::gettable() {
         OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_AEAD_TAG, nullptr, 0),
         OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_AEAD_TLS1_AAD_PAD, nullptr),
         OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_AEAD_TLS1_GET_IV_GEN, nullptr, 0),
+        OSSL_PARAM_uint(kParamIvGenerated, nullptr), // always 0: CCM nonces come from the caller
         OSSL_PARAM_END,
     };
     return list;

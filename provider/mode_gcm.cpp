@@ -80,6 +80,10 @@ private:
     bool tag_ready_ = false; // encrypt: tag of the last finished message available
     // TLS 1.2 record mode.
     bool iv_gen_ = false;    // tlsivfixed given: the IV is fixed part + invocation field
+    // "iv-generated" (OpenSSL 3.4+): the provider made this IV (random, or the
+    // TLS fixed part + generated field) since the last init, as the default
+    // provider reports it.
+    bool iv_generated_ = false;
     bool tls_aad_set_ = false;
     uint8_t tls_aad_[kTlsAadLen] = {};
     size_t tls_aad_pad_ = 0;
@@ -89,6 +93,7 @@ private:
 int GcmCtx::init(bool encrypt, const uint8_t* key, size_t keylen, const uint8_t* iv,
                  size_t ivlen, const OSSL_PARAM params[]) {
     encrypt_ = encrypt;
+    iv_generated_ = false;
     if (iv != nullptr) {
         if (ivlen == 0 || ivlen > kMaxIvLen) {
             HWC_RAISE(prov_, kErrInvalidIvLength, "gcm iv length %zu, allowed 1..%zu", ivlen,
@@ -145,6 +150,7 @@ bool GcmCtx::begin_message() {
             HWC_RAISE(prov_, kErrInternal, "random iv generation failed");
             return false;
         }
+        iv_generated_ = true;
         [[fallthrough]];
     case IvState::buffered:
         eng_.start(iv_, ivlen_);
@@ -330,13 +336,13 @@ bool GcmCtx::set_iv_fixed(const OSSL_PARAM* p) {
     // EVP passes the ctrl's -1 through as SIZE_MAX: take the whole IV.
     if (len == SIZE_MAX) {
         std::memcpy(iv_, data, ivlen_);
-        iv_gen_ = true;
+        iv_gen_ = iv_generated_ = true;
         return true;
     }
     if (len < kTlsFixedIvLen || len > ivlen_ || ivlen_ - len < kTlsExplicitIvLen) return false;
     std::memcpy(iv_, data, len);
     if (encrypt_ && RAND_bytes_ex(prov_->libctx, iv_ + len, ivlen_ - len, 0) <= 0) return false;
-    iv_gen_ = true;
+    iv_gen_ = iv_generated_ = true;
     return true;
 }
 
@@ -393,6 +399,11 @@ int GcmCtx::get_ctx_params(OSSL_PARAM params[]) {
             HWC_RAISE(prov_, kErrInvalidParam, "tlsivgen");
             return 0;
         }
+    }
+    if ((p = param_locate(params, kParamIvGenerated)) != nullptr &&
+        !OSSL_PARAM_set_uint(p, iv_generated_ ? 1 : 0)) {
+        HWC_RAISE(prov_, kErrInvalidParam, "iv-generated");
+        return 0;
     }
     return 1;
 }
@@ -472,6 +483,7 @@ const OSSL_PARAM* gcm_gettable() {
         OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_AEAD_TAG, nullptr, 0),
         OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_AEAD_TLS1_AAD_PAD, nullptr),
         OSSL_PARAM_octet_string(OSSL_CIPHER_PARAM_AEAD_TLS1_GET_IV_GEN, nullptr, 0),
+        OSSL_PARAM_uint(kParamIvGenerated, nullptr),
         OSSL_PARAM_END,
     };
     return list;

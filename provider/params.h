@@ -15,6 +15,11 @@
 
 namespace hwc {
 
+// OSSL_CIPHER_PARAM_AEAD_IV_GENERATED of OpenSSL 3.4+ headers, spelled out so
+// that every supported release builds the same parameter lists (the default
+// provider of 3.5 lists it for GCM and CCM).
+constexpr const char* kParamIvGenerated = "iv-generated";
+
 inline bool param_key_is(const char* a, const char* b) {
     while (*a != '\0' && *a == *b) {
         ++a;
