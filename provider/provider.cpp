@@ -23,9 +23,7 @@
 #include "provider/trace.h"
 #include "provider/upcalls.h"
 
-#ifndef HWCIPHER_VERSION
-#define HWCIPHER_VERSION "0.1.0"
-#endif
+#include "hwcipher_build_id.h" // generated: HWCIPHER_VERSION_STR, _GIT_COMMIT, _OPENSSL_HEADERS
 
 namespace hwc {
 
@@ -38,6 +36,8 @@ namespace {
 
 constexpr const char* kProviderName = "hwcipher: AES, SM4 and Twofish on the fastest instructions the CPU has";
 constexpr const char* kCoresParam = "hwcipher-cores";
+constexpr const char* kCpuParam = "hwcipher-cpu-features";
+constexpr const char* kConfigErrorsParam = "hwcipher-config-errors";
 constexpr const char* kContextsParam = "hwcipher-contexts"; // uint64, see ProvCtx
 
 void take_upcalls(const OSSL_DISPATCH* in) {
@@ -63,9 +63,13 @@ void take_upcalls(const OSSL_DISPATCH* in) {
 }
 
 // The core override: HWCIPHER_CORES in the environment, else a `cores = ...`
-// line in the provider's openssl.cnf section, else none.
-std::string core_override(const OSSL_CORE_HANDLE* handle) {
-    if (const char* env = std::getenv("HWCIPHER_CORES")) return env;
+// line in the provider's openssl.cnf section, else none. `origin` names
+// where it came from, for reports.
+std::string core_override(const OSSL_CORE_HANDLE* handle, std::string& origin) {
+    if (const char* env = std::getenv("HWCIPHER_CORES")) {
+        origin = std::string("HWCIPHER_CORES=") + env;
+        return env;
+    }
     const char* from_config = nullptr;
     if (upcalls().get_params != nullptr) {
         OSSL_PARAM params[] = {
@@ -74,7 +78,35 @@ std::string core_override(const OSSL_CORE_HANDLE* handle) {
         };
         if (!upcalls().get_params(handle, params)) from_config = nullptr;
     }
-    return from_config != nullptr ? from_config : "";
+    if (from_config == nullptr) return "";
+    origin = std::string("cores = ") + from_config + " (openssl.cnf)";
+    return from_config;
+}
+
+// A bad override does not stop the provider from loading: an application
+// cannot see a provider that failed to load from its configuration and would
+// run on the default provider without a word. The automatic selection is
+// kept and the setting reported (hwcipher-config-errors, the trace,
+// hwcipher-info).
+void choose_cores(ProvCtx& p, const OSSL_CORE_HANDLE* handle) {
+    std::string origin, error;
+    const std::string spec = core_override(handle, origin);
+    if (select_cores(p.cpu_features, spec.c_str(), p.cores, error)) return;
+    p.config_errors = origin + ": " + error + "; using the automatic selection";
+    select_cores(p.cpu_features, "", p.cores, error); // cannot fail
+}
+
+void add_config_error(ProvCtx& p, const std::string& text) {
+    if (text.empty()) return;
+    p.config_errors += (p.config_errors.empty() ? "" : "; ") + text;
+}
+
+std::string feature_report(uint32_t features) {
+    std::string out;
+    for (unsigned i = 0; i < kCpuFeatureCount; ++i)
+        if (features & kCpuFeatureNames[i].bit)
+            out += std::string(out.empty() ? "" : ",") + kCpuFeatureNames[i].name;
+    return out;
 }
 
 const char* primary_name(const AlgorithmRow& row, std::string& storage) {
@@ -124,6 +156,8 @@ const OSSL_PARAM* gettable_params(void*) noexcept {
         OSSL_PARAM_utf8_ptr(OSSL_PROV_PARAM_BUILDINFO, nullptr, 0),
         OSSL_PARAM_int(OSSL_PROV_PARAM_STATUS, nullptr),
         OSSL_PARAM_utf8_ptr(kCoresParam, nullptr, 0),
+        OSSL_PARAM_utf8_ptr(kCpuParam, nullptr, 0),
+        OSSL_PARAM_utf8_ptr(kConfigErrorsParam, nullptr, 0),
         OSSL_PARAM_uint64(kContextsParam, nullptr),
         OSSL_PARAM_END,
     };
@@ -133,22 +167,26 @@ const OSSL_PARAM* gettable_params(void*) noexcept {
 int get_params(void* provctx, OSSL_PARAM params[]) noexcept {
     const auto* p = static_cast<const ProvCtx*>(provctx);
     OSSL_PARAM* q;
-    static const std::string buildinfo = std::string("hwcipher ") + HWCIPHER_VERSION +
-                                         ", C++" + std::to_string(__cplusplus / 100 % 100);
     if ((q = param_locate(params, OSSL_PROV_PARAM_NAME)) != nullptr &&
         !OSSL_PARAM_set_utf8_ptr(q, kProviderName))
         return 0;
     if ((q = param_locate(params, OSSL_PROV_PARAM_VERSION)) != nullptr &&
-        !OSSL_PARAM_set_utf8_ptr(q, HWCIPHER_VERSION))
+        !OSSL_PARAM_set_utf8_ptr(q, HWCIPHER_VERSION_STR))
         return 0;
     if ((q = param_locate(params, OSSL_PROV_PARAM_BUILDINFO)) != nullptr &&
-        !OSSL_PARAM_set_utf8_ptr(q, buildinfo.c_str()))
+        !OSSL_PARAM_set_utf8_ptr(q, p->buildinfo.c_str()))
         return 0;
     if ((q = param_locate(params, OSSL_PROV_PARAM_STATUS)) != nullptr &&
         !OSSL_PARAM_set_int(q, 1))
         return 0;
     if ((q = param_locate(params, kCoresParam)) != nullptr &&
         !OSSL_PARAM_set_utf8_ptr(q, p->core_report.c_str()))
+        return 0;
+    if ((q = param_locate(params, kCpuParam)) != nullptr &&
+        !OSSL_PARAM_set_utf8_ptr(q, p->cpu_report.c_str()))
+        return 0;
+    if ((q = param_locate(params, kConfigErrorsParam)) != nullptr &&
+        !OSSL_PARAM_set_utf8_ptr(q, p->config_errors.c_str()))
         return 0;
     if ((q = param_locate(params, kContextsParam)) != nullptr &&
         !OSSL_PARAM_set_uint64(q, p->contexts_created.load(std::memory_order_relaxed)))
@@ -200,23 +238,23 @@ OSSL_provider_init(const OSSL_CORE_HANDLE* handle, const OSSL_DISPATCH* in,
             return 0;
         }
         p->cpu_features = detect_cpu_features();
-
-        std::string error;
-        const std::string spec = core_override(handle);
-        if (!select_cores(p->cpu_features, spec.c_str(), p->cores, error)) {
-            HWC_RAISE(p, kErrInvalidParam, "HWCIPHER_CORES=\"%s\": %s", spec.c_str(),
-                      error.c_str());
-            OSSL_LIB_CTX_free(p->libctx);
-            delete p;
-            return 0;
-        }
+        p->cpu_report = feature_report(p->cpu_features);
+        choose_cores(*p, handle);
         for (Family f : {Family::aes, Family::sm4, Family::twofish}) {
             if (!p->core_report.empty()) p->core_report += ",";
             p->core_report += std::string(family_name(f)) + "=" + p->cores.for_family(f)->name;
         }
         p->core_report += std::string(",ghash=") + p->cores.ghash->name;
+        // What `openssl list -providers -verbose` prints as "build info".
+        p->buildinfo = std::string("hwcipher ") + HWCIPHER_VERSION_STR + " (git " +
+                       HWCIPHER_GIT_COMMIT + ", built against OpenSSL " + HWCIPHER_OPENSSL_HEADERS +
+                       ", C++" + std::to_string(__cplusplus / 100 % 100) + "); cores " +
+                       p->core_report;
         build_algorithm_table(*p);
-        p->trace_fd = trace_open_from_env(); // last: no failure path follows
+        std::string trace_error;
+        p->trace_fd = trace_open_from_env(trace_error); // last: no failure path follows
+        add_config_error(*p, trace_error);
+        if (!p->config_errors.empty()) trace_config_problem(p->trace_fd, p->config_errors);
         *out = kProviderDispatch;
         *provctx = p;
         return 1;
