@@ -1,4 +1,7 @@
 # Install, uninstall and the Debian package.
+# Destinations are relative to the prefix, except where an absolute folder
+# is asked for (HWCIPHER_MODULESDIR, HWCIPHER_CNF_DIR, or MODULESDIR outside
+# the prefix): those ignore `--prefix` (DESTDIR still applies).
 #
 #   cmake --install <build> [--prefix P]       (DESTDIR honoured)
 #     <prefix>/lib/ossl-modules/hwcipher.so    stripped; lib/<multiarch>/... under /usr
@@ -21,15 +24,23 @@ include_guard(GLOBAL)
 
 option(HWCIPHER_INSTALL_TO_OPENSSL
        "Install hwcipher.so into libcrypto's MODULESDIR (${HWCIPHER_DEFAULT_MODULESDIR})" OFF)
-set(HWCIPHER_MODULESDIR "" CACHE PATH
+# STRING, not PATH: a relative value stays relative to the install prefix
+# (CMake would make a PATH given on the command line absolute to the cwd).
+set(HWCIPHER_MODULESDIR "" CACHE STRING
     "Where to install hwcipher.so (default: <libdir>/ossl-modules under the prefix)")
-set(HWCIPHER_CNF_DIR "${CMAKE_INSTALL_DATADIR}/hwcipher" CACHE PATH
+set(HWCIPHER_CNF_DIR "${CMAKE_INSTALL_DATADIR}/hwcipher" CACHE STRING
     "Where to install hwcipher.cnf and openssl-hwcipher.cnf (relative = under the prefix)")
 
 if(HWCIPHER_MODULESDIR)
   set(_hwc_moddir "${HWCIPHER_MODULESDIR}")
 elseif(HWCIPHER_INSTALL_TO_OPENSSL)
   set(_hwc_moddir "${HWCIPHER_DEFAULT_MODULESDIR}")
+  # Under the configured prefix (Debian: /usr and /usr/lib/<multiarch>/...),
+  # keep it relative, so that `--prefix` still moves it.
+  string(FIND "${_hwc_moddir}/" "${CMAKE_INSTALL_PREFIX}/" _hwc_at)
+  if(_hwc_at EQUAL 0)
+    file(RELATIVE_PATH _hwc_moddir "${CMAKE_INSTALL_PREFIX}" "${_hwc_moddir}")
+  endif()
 else()
   set(_hwc_moddir "${CMAKE_INSTALL_LIBDIR}/ossl-modules")
 endif()
@@ -57,9 +68,11 @@ install(TARGETS hwcipher LIBRARY DESTINATION "${_hwc_moddir}")
 install(TARGETS hwcipher_info RUNTIME DESTINATION "${CMAKE_INSTALL_BINDIR}")
 # Stripped: the installed files are the ones the manifest has recorded so far
 # (with DESTDIR and the install-time prefix already applied).
+# (The manifest records paths without DESTDIR.)
 install(CODE "
   foreach(f IN LISTS CMAKE_INSTALL_MANIFEST_FILES)
     if(f MATCHES \"/(hwcipher\\\\.so|hwcipher-info)\$\")
+      set(f \"\$ENV{DESTDIR}\${f}\")
       execute_process(COMMAND \"${CMAKE_STRIP}\" --strip-unneeded \"\${f}\" RESULT_VARIABLE rc)
       if(rc)
         message(FATAL_ERROR \"strip \${f} failed\")

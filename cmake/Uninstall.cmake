@@ -1,6 +1,7 @@
 # `cmake --build <build> --target uninstall`: removes every file the last
-# `cmake --install` recorded in install_manifest.txt (DESTDIR included, as
-# recorded), then the folders hwcipher alone owns if they are left empty.
+# `cmake --install` recorded in install_manifest.txt (under $DESTDIR when
+# set, as the install was), then the folders hwcipher alone owns if they are
+# left empty.
 # Nothing else: shared folders (bin, ossl-modules, /etc/ssl) stay.
 if(NOT EXISTS "${MANIFEST}")
   message(FATAL_ERROR "no ${MANIFEST}: nothing was installed from this build folder")
@@ -9,6 +10,9 @@ file(STRINGS "${MANIFEST}" files)
 set(removed 0)
 set(own_dirs "")
 foreach(f IN LISTS files)
+  # The manifest has the paths without DESTDIR: uninstall with the same
+  # DESTDIR as the install.
+  set(f "$ENV{DESTDIR}${f}")
   if(IS_SYMLINK "${f}" OR EXISTS "${f}")
     file(REMOVE "${f}")
     if(EXISTS "${f}")
