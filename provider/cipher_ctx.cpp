@@ -73,6 +73,7 @@ int algorithm_get_params(const AlgorithmRow& row, OSSL_PARAM params[]) {
         {OSSL_CIPHER_PARAM_CTS, t.cts},
         {OSSL_CIPHER_PARAM_TLS1_MULTIBLOCK, false},
         {OSSL_CIPHER_PARAM_HAS_RAND_KEY, false},
+        {kParamEncryptThenMac, false},
     };
     for (const auto& f : flags) {
         if ((p = param_locate(params, f.key)) != nullptr && !OSSL_PARAM_set_int(p, f.value))
@@ -92,6 +93,7 @@ const OSSL_PARAM* algorithm_gettable_params() {
         OSSL_PARAM_int(OSSL_CIPHER_PARAM_CTS, nullptr),
         OSSL_PARAM_int(OSSL_CIPHER_PARAM_TLS1_MULTIBLOCK, nullptr),
         OSSL_PARAM_int(OSSL_CIPHER_PARAM_HAS_RAND_KEY, nullptr),
+        OSSL_PARAM_int(kParamEncryptThenMac, nullptr),
         OSSL_PARAM_END,
     };
     return list;

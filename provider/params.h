@@ -19,6 +19,9 @@ namespace hwc {
 // that every supported release builds the same parameter lists (the default
 // provider of 3.5 lists it for GCM and CCM).
 constexpr const char* kParamIvGenerated = "iv-generated";
+// OSSL_CIPHER_PARAM_ENCRYPT_THEN_MAC of OpenSSL 3.6+ (an algorithm flag the
+// default provider lists for every cipher; 0 for all of hwcipher's).
+constexpr const char* kParamEncryptThenMac = "encrypt-then-mac";
 
 inline bool param_key_is(const char* a, const char* b) {
     while (*a != '\0' && *a == *b) {

@@ -218,24 +218,13 @@ read_summary() { # <label> <log>
 # One build per release against that release's headers and libcrypto only
 # (scripts/build.sh openssl-<release>), its tests run on that suite's own
 # loader and libraries, the CLI tests on its own openssl. The system's 3.0 is
-# the native stage. What runs where (CI budget ~12 min on 2 cores, see
-# README "Supported OpenSSL versions"):
-#   3.5 (Debian 13)        the whole unit suite, every CLI test (TLS matrix
-#                          included) and the legacy-API program
-#   3.6, 4.0               the CLI tests (one TLS session: tls_s_server), the
-#                          legacy-API program, and the unit tests where the
-#                          OpenSSL version shows: provider contract and
-#                          catalogue, configuration routing, the differential
-#                          runs against the default provider, in-process TLS
-# HWCIPHER_MATRIX="3.5 4.0" picks releases; HWCIPHER_MATRIX_FULL=1 runs the
-# whole suite on each.
-matrix_regex() { # <release>
-    if [[ "$1" == 3.5 || "${HWCIPHER_MATRIX_FULL:-0}" == 1 ]]; then
-        echo ""
-    else
-        echo "^cli\.(list|enc|speed|tls_s_server|openssl_version|hwcipher_info)\$|^legacy_api\$|^module\.|OpenSSLVersion|ApiCatalogue|Catalogue|ApiSemantics|ConfigPreference|DiffOpenSSL|GcmApi|CcmApi|TlsSession|TlsCbc\."
-    fi
-}
+# the native stage. Each release runs the whole native unit suite, every
+# CLI test but the nginx one (the TLS matrix and an s_server session
+# included) and the legacy-API program. CI cost, measured on the shared
+# machine: per release about 4.6 min of CPU to build and 0.7 min to test
+# (~3 min on 2 idle cores), plus about a minute to fetch the releases; see
+# README "Supported OpenSSL versions". HWCIPHER_MATRIX="3.5 4.0" picks
+# releases.
 stage_matrix() {
     local rel best
     best=$(x86_tiers | head -1 | sed -E 's/.*HWCIPHER_EXPECT_CORES=([^|]*)\|.*/\1/')
@@ -253,8 +242,7 @@ stage_matrix() {
         else
             grep -E '^-- hwcipher: (OpenSSL|programs)' "build/test-$label.log"
             # shellcheck disable=SC2086
-            run_ctest "build/$label" "build/test-$label.log" "$(matrix_regex "$rel")" \
-                ${best:+HWCIPHER_EXPECT_CORES=$best}
+            run_ctest "build/$label" "build/test-$label.log" "" ${best:+HWCIPHER_EXPECT_CORES=$best}
             (( fail == 0 )) || status="tests FAILED"
         fi
         (( fail == 0 )) || rc=1
