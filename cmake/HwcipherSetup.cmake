@@ -28,16 +28,8 @@ if(HWCIPHER_SANITIZE)
   message(STATUS "hwcipher: sanitizers on (ASan runtime ${HWCIPHER_ASAN_RUNTIME})")
 endif()
 
-# ---- OpenSSL >= 3.0 --------------------------------------------------------
-find_package(OpenSSL 3.0 REQUIRED)
-# Debian keeps opensslconf.h/configuration.h in include/<multiarch>/openssl.
-# Natively that folder is on the compiler's default path; against an unpacked
-# sysroot it is not, so add it when it exists.
-if(CMAKE_LIBRARY_ARCHITECTURE AND EXISTS "${OPENSSL_INCLUDE_DIR}/${CMAKE_LIBRARY_ARCHITECTURE}/openssl/configuration.h")
-  set_property(TARGET OpenSSL::Crypto APPEND PROPERTY INTERFACE_INCLUDE_DIRECTORIES
-               "${OPENSSL_INCLUDE_DIR}/${CMAKE_LIBRARY_ARCHITECTURE}")
-endif()
-message(STATUS "hwcipher: OpenSSL ${OPENSSL_VERSION}: ${OPENSSL_CRYPTO_LIBRARY}")
+# ---- OpenSSL >= 3.0: which one, checked (HwcipherOpenSSL.cmake) -------------
+include(${CMAKE_CURRENT_LIST_DIR}/HwcipherOpenSSL.cmake)
 
 # modulesdir of the target's libcrypto (install destination of hwcipher.so).
 find_package(PkgConfig QUIET)
@@ -45,7 +37,7 @@ set(HWCIPHER_DEFAULT_MODULESDIR "")
 if(PKG_CONFIG_FOUND)
   pkg_get_variable(HWCIPHER_DEFAULT_MODULESDIR libcrypto modulesdir)
 endif()
-if(NOT HWCIPHER_DEFAULT_MODULESDIR AND NOT CMAKE_CROSSCOMPILING)
+if(NOT HWCIPHER_DEFAULT_MODULESDIR AND NOT CMAKE_CROSSCOMPILING AND NOT HWCIPHER_OPENSSL_ROOT)
   find_program(HWCIPHER_OPENSSL_EXE openssl)
   if(HWCIPHER_OPENSSL_EXE)
     execute_process(COMMAND ${HWCIPHER_OPENSSL_EXE} version -m

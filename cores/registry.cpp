@@ -206,6 +206,25 @@ const GhashCore* resolve_ghash(std::string_view choice, uint32_t features, std::
     return nullptr;
 }
 
+// The HWCIPHER_CORES family index (kFamilies order, kGhashIndex) of the core
+// named `name` in this build, or -1.
+int family_of_core(std::string_view name) {
+    for (Family f : kFamilies)
+        for (const BlockCore* c : cores_for(f))
+            if (iequals(name, c->name)) return static_cast<int>(f);
+    for (const GhashCore* c : ghash_cores())
+        if (iequals(name, c->name)) return kGhashIndex;
+    return -1;
+}
+
+std::string all_core_names() {
+    std::string out;
+    for (Family f : kFamilies)
+        for (const BlockCore* c : cores_for(f)) out += std::string(out.empty() ? "" : ", ") + c->name;
+    for (const GhashCore* c : ghash_cores()) out += std::string(", ") + c->name;
+    return out;
+}
+
 } // namespace
 
 std::span<const GhashCore* const> ghash_cores() { return kGhashCores; }
@@ -229,7 +248,7 @@ const char* family_name(Family f) {
 }
 
 // Syntax: comma-separated items, each either a bare "portable"/"best" (every
-// family) or FAMILY=CHOICE. Whitespace around items, names and '=' is
+// family), FAMILY=CHOICE, or a bare core name (FAMILY=NAME of its family). Whitespace around items, names and '=' is
 // ignored, empty items are skipped, keywords and names match case-
 // insensitively. A bare item sets every family; FAMILY= items override it
 // whatever their order, and naming one family twice is an error (the two
@@ -249,32 +268,40 @@ bool select_cores(uint32_t features, const char* override_spec, CoreSelection& o
     while (true) {
         const size_t comma = spec.find(',');
         const std::string_view item = trim(spec.substr(0, comma));
-        if (!item.empty()) {
-            const size_t eq = item.find('=');
+        const size_t eq = item.find('=');
+        if (item.empty()) {
+            // skipped
+        } else if (eq == std::string_view::npos &&
+                   (iequals(item, "portable") || iequals(item, "best"))) {
+            if (!bare_item.empty() && !iequals(bare_item, item)) {
+                error = "HWCIPHER_CORES: both " + quoted(bare_item) + " and " + quoted(item) +
+                        " given for all families";
+                return false;
+            }
+            bare_item = item;
+            for (Family f : kFamilies)
+                bare[static_cast<int>(f)] = resolve(f, item, features, error);
+            bare_ghash = resolve_ghash(item, features, error);
+        } else {
+            // FAMILY=CHOICE, or a bare core name standing for FAMILY=NAME of
+            // the family it belongs to ("aes-aesni" = "aes=aes-aesni").
+            std::string_view choice = item;
+            int idx = -1;
             if (eq == std::string_view::npos) {
-                if (!iequals(item, "portable") && !iequals(item, "best")) {
+                idx = family_of_core(item);
+                if (idx < 0) {
                     error = "HWCIPHER_CORES: " + quoted(item) +
-                            " is neither 'portable', 'best' nor FAMILY=CORE " +
-                            kFamilyList;
+                            " is neither 'portable', 'best', a core name nor FAMILY=CORE " +
+                            kFamilyList + "; cores in this build: " + all_core_names();
                     return false;
                 }
-                if (!bare_item.empty() && !iequals(bare_item, item)) {
-                    error = "HWCIPHER_CORES: both " + quoted(bare_item) + " and " + quoted(item) +
-                            " given for all families";
-                    return false;
-                }
-                bare_item = item;
-                for (Family f : kFamilies)
-                    bare[static_cast<int>(f)] = resolve(f, item, features, error);
-                bare_ghash = resolve_ghash(item, features, error);
             } else {
                 const std::string_view fam = trim(item.substr(0, eq));
-                const std::string_view choice = trim(item.substr(eq + 1));
+                choice = trim(item.substr(eq + 1));
                 if (fam.empty()) {
                     error = "HWCIPHER_CORES: " + quoted(item) + " has no family before '='";
                     return false;
                 }
-                int idx = -1;
                 for (Family f : kFamilies)
                     if (iequals(fam, family_name(f))) idx = static_cast<int>(f);
                 if (iequals(fam, "ghash")) idx = kGhashIndex;
@@ -282,47 +309,31 @@ bool select_cores(uint32_t features, const char* override_spec, CoreSelection& o
                     error = "HWCIPHER_CORES: unknown family " + quoted(fam) + " " + kFamilyList;
                     return false;
                 }
-                if (idx == kGhashIndex) {
-                    if (choice.empty()) {
-                        error = "HWCIPHER_CORES: no core given after 'ghash='";
-                        return false;
-                    }
-                    if (choice.find('=') != std::string_view::npos) {
-                        error = "HWCIPHER_CORES: " + quoted(item) + " has more than one '='";
-                        return false;
-                    }
-                    if (explicit_set[idx]) {
-                        error = "HWCIPHER_CORES: family 'ghash' given more than once";
-                        return false;
-                    }
-                    const GhashCore* g = resolve_ghash(choice, features, error);
-                    if (!g) return false;
-                    sel.ghash = g;
-                    explicit_set[idx] = true;
-                    if (comma == std::string_view::npos) break;
-                    spec.remove_prefix(comma + 1);
-                    continue;
-                }
-                const Family f = kFamilies[idx];
-                if (choice.empty()) {
-                    error = std::string("HWCIPHER_CORES: no core given after '") + family_name(f) +
-                            "='";
-                    return false;
-                }
-                if (choice.find('=') != std::string_view::npos) {
-                    error = "HWCIPHER_CORES: " + quoted(item) + " has more than one '='";
-                    return false;
-                }
-                if (explicit_set[idx]) {
-                    error = std::string("HWCIPHER_CORES: family '") + family_name(f) +
-                            "' given more than once";
-                    return false;
-                }
-                const BlockCore* c = resolve(f, choice, features, error);
+            }
+            const char* fam_name = idx == kGhashIndex ? "ghash" : family_name(kFamilies[idx]);
+            if (choice.empty()) {
+                error = std::string("HWCIPHER_CORES: no core given after '") + fam_name + "='";
+                return false;
+            }
+            if (choice.find('=') != std::string_view::npos) {
+                error = "HWCIPHER_CORES: " + quoted(item) + " has more than one '='";
+                return false;
+            }
+            if (explicit_set[idx]) {
+                error = std::string("HWCIPHER_CORES: family '") + fam_name +
+                        "' given more than once";
+                return false;
+            }
+            if (idx == kGhashIndex) {
+                const GhashCore* g = resolve_ghash(choice, features, error);
+                if (!g) return false;
+                sel.ghash = g;
+            } else {
+                const BlockCore* c = resolve(kFamilies[idx], choice, features, error);
                 if (!c) return false;
                 sel.core[idx] = c;
-                explicit_set[idx] = true;
             }
+            explicit_set[idx] = true;
         }
         if (comma == std::string_view::npos) break;
         spec.remove_prefix(comma + 1);

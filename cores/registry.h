@@ -33,6 +33,8 @@ struct CoreSelection {
 //   "portable"              the portable core for every family
 //   "aes=portable,sm4=NAME" per family: "portable", "best" or a core name
 //                           (families: aes, sm4, twofish and ghash)
+//   "aes-aesni"             a core name alone: that core for its family
+//                           (the others keep their best core)
 // A forced core whose features are missing, an unknown family or an unknown
 // core name is an error: returns false and describes it in `error`.
 bool select_cores(uint32_t features, const char* override_spec, CoreSelection& out,

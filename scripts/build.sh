@@ -1,8 +1,16 @@
 #!/usr/bin/env bash
 # Configure and build one named build of hwcipher in build/<name>.
 #
-#   scripts/build.sh <native|sanitize|isa-emu|aarch64|s390x> [--target T] [extra cmake args...]
+#   scripts/build.sh <native|sanitize|isa-emu|aarch64|s390x|openssl-3.5|openssl-3.6|openssl-4.0>
+#                    [--openssl <root>] [--target T] [extra cmake args...]
 #
+# --openssl <root>: build against the OpenSSL whose headers and libcrypto are
+# under <root> (a `make install` prefix or an unpacked Debian root), nothing
+# else; CMake checks that the headers' version is the library's
+# (cmake/HwcipherOpenSSL.cmake). Without it: the system's OpenSSL.
+# openssl-<release>: a native Release build (-Werror) against that release
+# from Debian's newer suites (scripts/openssl_release.sh unpacks it into
+# build/openssl-<release>-<arch>/; its tests run on that suite's loader).
 # Cross builds prepare their sysroot first (scripts/sysroot.sh). Does not
 # install packages: run scripts/deps.sh first (scripts/test.sh does).
 set -euo pipefail
@@ -11,13 +19,17 @@ repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$repo"
 JOBS=${HWCIPHER_JOBS:-2}
 
-name=${1:?usage: $0 <native|sanitize|isa-emu|aarch64|s390x> [--target T] [cmake args...]}
+name=${1:?usage: $0 <native|sanitize|isa-emu|aarch64|s390x|openssl-<release>> [--openssl <root>] [--target T] [cmake args...]}
 shift
 target=()
-if [[ "${1:-}" == "--target" ]]; then
-    target=(--target "$2")
+root=""
+while [[ "${1:-}" == --target || "${1:-}" == --openssl ]]; do
+    case "$1" in
+        --target) target=(--target "$2") ;;
+        --openssl) root=$(cd "$2" && pwd) ;;
+    esac
     shift 2
-fi
+done
 
 case "$name" in
     native)   args=(-DCMAKE_BUILD_TYPE=Release -DHWCIPHER_WERROR=ON) ;;
@@ -33,8 +45,14 @@ case "$name" in
         args=(-DCMAKE_BUILD_TYPE=Release
               "-DCMAKE_TOOLCHAIN_FILE=$repo/cmake/toolchain-$name.cmake"
               "-DHWCIPHER_SYSROOT=${HWCIPHER_SYSROOT:-$repo/build/sysroot-$name}") ;;
-    *) echo "build.sh: unknown build '$name' (native, sanitize, isa-emu, aarch64, s390x)" >&2; exit 2 ;;
+    openssl-3.5|openssl-3.6|openssl-4.0)
+        [[ -n "$root" ]] || root=$(bash scripts/openssl_release.sh "${name#openssl-}")
+        args=(-DCMAKE_BUILD_TYPE=Release -DHWCIPHER_WERROR=ON) ;;
+    *) echo "build.sh: unknown build '$name' (native, sanitize, isa-emu, aarch64, s390x, openssl-3.5, openssl-3.6, openssl-4.0)" >&2; exit 2 ;;
 esac
+# Always given, so a build folder configured against a root never falls back
+# to the system's OpenSSL from its cache (or the reverse).
+args+=("-DHWCIPHER_OPENSSL_ROOT=$root")
 
 cmake -S . -B "build/$name" "${args[@]}" "$@"
 cmake --build "build/$name" -j"$JOBS" "${target[@]}"

@@ -3,23 +3,37 @@
 # Idempotent: does nothing when every package is already installed, and runs
 # `apt-get update` only when a package cannot be found in the current lists.
 #
-#   scripts/deps.sh            # host toolchain + cross compilers + QEMU
-#   scripts/deps.sh --native   # only what a native build/test needs
+#   scripts/deps.sh                  # everything: + cross compilers, QEMU
+#   scripts/deps.sh --native-tests   # native test stages (native, sanitize,
+#                                    # matrix, package): + nginx, curl,
+#                                    # dpkg-dev (dpkg-shlibdeps for the package)
+#   scripts/deps.sh --native         # only what the main job (scripts/main.sh)
+#                                    # needs: compiler, CMake, OpenSSL headers and
+#                                    # CLI, and for its build folder and benchmark
+#                                    # GoogleTest, libgcrypt and gnuplot
 set -euo pipefail
 
-native_only=0
-[[ "${1:-}" == "--native" ]] && native_only=1
+level=all
+case "${1:-}" in
+    --native) level=main ;;
+    --native-tests) level=tests ;;
+    "") ;;
+    *) echo "deps.sh: unknown option '$1' (--native, --native-tests)" >&2; exit 2 ;;
+esac
 
 pkgs=(
     cmake make g++ pkg-config
     libssl-dev openssl
-    libgtest-dev googletest
-    libgcrypt20-dev
-    nginx curl          # test/cli/tls_nginx_curl.native.sh
-    gnuplot-nox         # scripts/bench_x86.sh's ratio chart
+    libgtest-dev googletest   # build/native is configured with the tests
+    libgcrypt20-dev           # bench_x86's third column (and the tests' oracle)
+    gnuplot-nox               # scripts/bench_x86.sh's ratio chart
 )
-if (( ! native_only )); then
-    pkgs+=(qemu-user g++-aarch64-linux-gnu g++-s390x-linux-gnu dpkg-dev)
+if [[ $level != main ]]; then
+    pkgs+=(nginx curl          # test/cli/tls_nginx_curl.native.sh
+           dpkg-dev)           # dpkg-shlibdeps: the package's Depends
+fi
+if [[ $level == all ]]; then
+    pkgs+=(qemu-user g++-aarch64-linux-gnu g++-s390x-linux-gnu)
 fi
 
 missing=()

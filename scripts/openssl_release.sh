@@ -25,8 +25,8 @@
 #                    path, for libstdc++ and the like
 #   bin/openssl      that release's openssl command, ready to run
 # Idempotent: a root whose stamp names the versions the archive serves now is
-# kept. The package lists are private (build/apt-newer/), read from the same
-# mirror as the system's Debian entries.
+# kept. The package lists are private (build/apt-newer/<arch>/), read from
+# the same mirror as the system's Debian entries.
 set -euo pipefail
 
 release=${1:?usage: $0 <3.5|3.6|4.0> [amd64|arm64|s390x]}
@@ -48,7 +48,10 @@ esac
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 root=$repo/build/openssl-$release-$arch
-aptdir=$repo/build/apt-newer
+# Package lists per architecture: a run for one architecture fetches and
+# parses only its own (amd64: ~32 MB, under a minute), and never discards
+# another's.
+aptdir=$repo/build/apt-newer/$arch
 # The OpenSSL packages come from the release's suite, or, where the mirror
 # does not serve that suite's build for this architecture (seen: trixie's
 # s390x openssl), from its security suite (same release, security updates).
@@ -74,15 +77,14 @@ chmod 0777 "$aptdir/debs" 2> /dev/null || true   # apt's _apt sandbox user write
 keyring=/usr/share/keyrings/debian-archive-keyring.gpg
 {
     for s in trixie forky sid experimental; do
-        echo "deb [arch=amd64,arm64,s390x signed-by=$keyring] $mirror $s main"
+        echo "deb [arch=$arch signed-by=$keyring] $mirror $s main"
     done
-    echo "deb [arch=amd64,arm64,s390x signed-by=$keyring] $security trixie-security main"
+    echo "deb [arch=$arch signed-by=$keyring] $security trixie-security main"
 } > "$aptdir/sources.list"
 apt_opts=(-o "Dir::Etc::sourcelist=$aptdir/sources.list" -o "Dir::Etc::sourceparts=-"
           -o "Dir::State::Lists=$aptdir/lists" -o "Dir::Cache=$aptdir/cache"
           -o "Dir::State::status=$aptdir/status" -o "Debug::NoLocking=1"
-          -o "APT::Architectures::=amd64" -o "APT::Architectures::=arm64"
-          -o "APT::Architectures::=s390x" -q)
+          -o "APT::Architectures::=$arch" -q)
 touch "$aptdir/status"
 
 # "<package>:<arch>=<version>" for each package from its suite, or failure

@@ -19,6 +19,14 @@
 #             shim (test/s390x): the suite with partial completion never,
 #             after every block and after an odd size; then the suite with
 #             the portable cores forced
+#   matrix    the suite against OpenSSL 3.5, 3.6 and 4.0 from Debian's newer
+#             suites (scripts/openssl_release.sh; one build each in
+#             build/openssl-<release>, run on that suite's loader and
+#             libraries): see stage_matrix for what runs on which
+#   package   every command of README.md (scripts/test_readme.sh), then
+#             install/uninstall with --prefix and DESTDIR, the Debian package
+#             (scripts/package.sh) and the package in a scratch root with an
+#             unmodified Debian openssl.cnf (scripts/test_package.sh)
 # Each run states the cores it expects (HWCIPHER_EXPECT_CORES, checked by
 # ApiCatalogue.CoreReportIsTheSelection), so a run cannot silently test the
 # wrong core.
@@ -36,7 +44,7 @@ export HWCIPHER_JOBS=${HWCIPHER_JOBS:-2}
 export CTEST_OUTPUT_ON_FAILURE=1
 export CLICOLOR=0   # plain logs
 
-all_stages=(native sanitize aarch64 s390x)
+all_stages=(native sanitize aarch64 s390x matrix package)
 stages=("$@")
 (( ${#stages[@]} )) || stages=("${all_stages[@]}")
 for s in "${stages[@]}"; do
@@ -44,7 +52,7 @@ for s in "${stages[@]}"; do
         { echo "test.sh: unknown stage '$s' (${all_stages[*]})" >&2; exit 2; }
 done
 
-deps_args=(--native)
+deps_args=(--native-tests)
 for s in "${stages[@]}"; do
     [[ "$s" == aarch64 || "$s" == s390x ]] && deps_args=()
 done
@@ -203,7 +211,7 @@ run_ctest() { # <build dir> <log> <regex> <exclude regex> [VAR=value ...]
 # with older instructions, so those cores' kernels run on any AVX2 CPU), then runs
 # scripts/test_x86_qemu.sh; sets pass/fail like run_ctest.
 run_x86_qemu() { # <log>
-    local log=$1 line
+    local log=$1
     pass=0 fail=0
     if ! bash scripts/build.sh isa-emu --target hwcipher_tests > "$log" 2>&1; then
         tail -30 "$log"
@@ -212,14 +220,82 @@ run_x86_qemu() { # <log>
         return
     fi
     bash scripts/test_x86_qemu.sh build/native build/isa-emu 2>&1 | tee -a "$log"
-    line=$(grep -E '^x86-qemu: [0-9]+ passed, [0-9]+ failed$' "$log" | tail -1)
+    read_summary x86-qemu "$log"
+}
+
+# Sets pass/fail from a script's last "<label>: N passed, N failed" line in
+# <log> (fail=1 when there is none) and prints it.
+read_summary() { # <label> <log>
+    local line
+    line=$(grep -E "^$1: [0-9]+ passed, [0-9]+ failed" "$2" | tail -1)
     if [[ -n "$line" ]]; then
-        pass=$(sed -E 's/^x86-qemu: ([0-9]+) passed.*/\1/' <<< "$line")
-        fail=$(sed -E 's/.* ([0-9]+) failed$/\1/' <<< "$line")
+        pass=$(sed -E 's/^[^:]+: ([0-9]+) passed.*/\1/' <<< "$line")
+        fail=$(sed -E 's/^[^:]+: [0-9]+ passed, ([0-9]+) failed.*/\1/' <<< "$line")
     else
-        fail=1
+        pass=0 fail=1
     fi
-    echo "---- ${log}: ${line:-no summary}"
+    echo "---- ${2}: ${line:-no summary}"
+}
+
+# ---- stage matrix: the suite on newer OpenSSL releases ---------------------
+# One build per release against that release's headers and libcrypto only
+# (scripts/build.sh openssl-<release>), its tests run on that suite's own
+# loader and libraries, the CLI tests on its own openssl. The system's 3.0 is
+# the native stage. Each release runs the whole native unit suite, every
+# CLI test but the nginx one (the TLS matrix and an s_server session
+# included) and the legacy-API program. CI cost, measured on the shared
+# machine: per release about 4.6 min of CPU to build and 0.7 min to test
+# (~3 min on 2 idle cores), plus about a minute to fetch the releases; see
+# README "Supported OpenSSL versions". HWCIPHER_MATRIX="3.5 4.0" picks
+# releases.
+stage_matrix() {
+    local rel best
+    best=$(x86_tiers | head -1 | sed -E 's/.*HWCIPHER_EXPECT_CORES=([^|]*)\|.*/\1/')
+    for rel in ${HWCIPHER_MATRIX:-3.5 3.6 4.0}; do
+        local label=openssl-$rel rstart=$SECONDS status=ok
+        echo
+        echo "------------------- run: $label (build/$label) -------------------"
+        pass=0 fail=0 skip=0
+        if ! bash scripts/openssl_release.sh "$rel" > "build/test-$label.log" 2>&1; then
+            tail -5 "build/test-$label.log"
+            status="no OpenSSL" fail=1
+        elif ! bash scripts/build.sh "$label" >> "build/test-$label.log" 2>&1; then
+            tail -30 "build/test-$label.log"
+            status="build FAILED" fail=1
+        else
+            grep -E '^-- hwcipher: (OpenSSL|programs)' "build/test-$label.log"
+            # shellcheck disable=SC2086
+            run_ctest "build/$label" "build/test-$label.log" "" ${best:+HWCIPHER_EXPECT_CORES=$best}
+            (( fail == 0 )) || status="tests FAILED"
+        fi
+        (( fail == 0 )) || rc=1
+        total_pass=$(( total_pass + pass ))
+        total_fail=$(( total_fail + fail ))
+        summary+=("$(printf '%-17s %-13s %5d passed %4d failed %5ds' "$label" "$status" "$pass" "$fail" $(( SECONDS - rstart )))")
+    done
+}
+
+# ---- stage package: README's commands, install, uninstall, the package ----
+# scripts/test_readme.sh (every command of README's sh blocks, in a copy of
+# the tree, installs in a private mount namespace), then
+# scripts/test_package.sh (install/uninstall with --prefix and DESTDIR, the
+# .deb, the .deb in a scratch root with Debian's unmodified openssl.cnf).
+stage_package() {
+    local script label log
+    for script in test_readme test_package; do
+        label=${script#test_}
+        log=build/test-$label.log
+        local rstart=$SECONDS status=ok
+        echo
+        echo "------------------- run: $label (scripts/$script.sh) -------------------"
+        pass=0 fail=0
+        bash "scripts/$script.sh" 2>&1 | tee "$log"
+        read_summary "$label" "$log"
+        (( fail == 0 )) || { status="tests FAILED"; rc=1; }
+        total_pass=$(( total_pass + pass ))
+        total_fail=$(( total_fail + fail ))
+        summary+=("$(printf '%-17s %-13s %5d passed %4d failed %5ds' "$label" "$status" "$pass" "$fail" $(( SECONDS - rstart )))")
+    done
 }
 
 total_pass=0
@@ -232,6 +308,12 @@ for stage in "${stages[@]}"; do
     echo
     echo "=================== stage: $stage ==================="
     start=$SECONDS
+    # Stages with builds and runs of their own (stage_<name> above).
+    if declare -F "stage_$stage" > /dev/null; then
+        "stage_$stage"
+        echo "stage $stage took $(( SECONDS - start ))s"
+        continue
+    fi
     # shellcheck disable=SC2046  # build args are single words
     if ! bash scripts/build.sh "$stage" $(build_args_of "$stage"); then
         summary+=("$(printf '%-17s %-13s %5d passed %4d failed %5ds' "$stage" "build FAILED" 0 1 $(( SECONDS - start )))")

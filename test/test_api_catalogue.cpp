@@ -304,6 +304,11 @@ TEST_P(Catalogue, ParamListsCoverReference) {
                 ADD_FAILURE() << name << " " << l.what << " lacks \"" << key << "\" (default " << ref_name << " has it)";
                 continue;
             }
+            // 3.6 declares "tls-mac" an octet string; 3.0-3.5 and hwcipher an
+            // octet pointer, which is what it is (libssl asks for a pointer).
+            if (key == OSSL_CIPHER_PARAM_TLS_MAC && openssl_at_least(3, 6) &&
+                type == OSSL_PARAM_OCTET_STRING && it->second == OSSL_PARAM_OCTET_PTR)
+                continue;
             EXPECT_EQ(it->second, type) << name << " " << l.what << " \"" << key << "\" data type";
         }
         for (const auto& [key, type] : h)

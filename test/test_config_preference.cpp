@@ -41,10 +41,25 @@ std::string served_by(const std::string& cnf, const char* name, std::string& acc
     return OSSL_PROVIDER_get0_name(EVP_CIPHER_get0_provider(c.get()));
 }
 
+// SM4-GCM, SM4-CCM, SM4-XTS and AES-GCM-SIV: the default provider of
+// OpenSSL 3.5 and later has them under the same names (3.0's does not), so
+// there the preference, not the absence of a rival, must pick hwcipher.
+constexpr const char* kNewerDefaultNames[] = {"SM4-GCM", "SM4-CCM", "SM4-XTS", "AES-128-GCM-SIV"};
+
+bool default_has(const char* name) {
+    EVP_CIPHER* c = fetch_default(name);
+    take_errors();
+    EVP_CIPHER_free(c);
+    return c != nullptr;
+}
+
 TEST(ConfigPreference, PreferHwcipherRoutesEverythingItHas) {
     std::string accel;
     for (const char* name : {"AES-128-CBC", "AES-256-GCM", "SM4-CTR", "TWOFISH-256-CBC"})
         EXPECT_EQ(served_by("prefer-hwcipher.cnf", name, accel), "hwcipher") << name;
+    for (const char* name : kNewerDefaultNames)
+        EXPECT_EQ(served_by("prefer-hwcipher.cnf", name, accel), "hwcipher")
+            << name << " (default provider has it: " << (default_has(name) ? "yes" : "no") << ")";
 }
 
 TEST(ConfigPreference, OnlyAccelRoutesByCore) {
@@ -52,6 +67,14 @@ TEST(ConfigPreference, OnlyAccelRoutesByCore) {
         std::string accel;
         const std::string who = served_by("hwcipher-only-accel.cnf", name, accel);
         EXPECT_EQ(who, accel == "yes" ? "hwcipher" : "default") << name << " accel=" << accel;
+    }
+    // Where the default provider lacks the algorithm (3.0), hwcipher serves it
+    // on any core; where it has it (3.5+), only a hardware core wins.
+    for (const char* name : kNewerDefaultNames) {
+        std::string accel;
+        const std::string who = served_by("hwcipher-only-accel.cnf", name, accel);
+        EXPECT_EQ(who, accel == "yes" || !default_has(name) ? "hwcipher" : "default")
+            << name << " accel=" << accel;
     }
     std::string accel;
     EXPECT_EQ(served_by("hwcipher-only-accel.cnf", "TWOFISH-256-CBC", accel), "hwcipher")

@@ -34,8 +34,12 @@ TEST(GcmApi, ParamListsMatchDefault) {
         SCOPED_TRACE(name);
         CipherPtr c = hw(name);
         ASSERT_NE(c, nullptr) << take_errors();
-        EXPECT_EQ(names_of(EVP_CIPHER_gettable_ctx_params(c.get())),
-                  names_of(EVP_CIPHER_gettable_ctx_params(ref.get())));
+        // "iv-generated" (an unsigned integer) joined the default provider's
+        // list in OpenSSL 3.4; hwcipher offers it on every release.
+        std::set<std::pair<std::string, unsigned>> want =
+            names_of(EVP_CIPHER_gettable_ctx_params(ref.get()));
+        want.insert({"iv-generated", OSSL_PARAM_UNSIGNED_INTEGER});
+        EXPECT_EQ(names_of(EVP_CIPHER_gettable_ctx_params(c.get())), want);
         EXPECT_EQ(names_of(EVP_CIPHER_settable_ctx_params(c.get())),
                   names_of(EVP_CIPHER_settable_ctx_params(ref.get())));
         EXPECT_EQ(EVP_CIPHER_get_flags(c.get()), EVP_CIPHER_get_flags(ref.get()));
@@ -297,4 +301,50 @@ TEST(GcmApi, CopiedContextContinuesIdentically) {
 }
 
 } // namespace
+// "iv-generated": 1 once hwcipher made the IV (random at the first update
+// without one, or TLS fixed part + generated field), 0 after an init or for a
+// caller's IV -- as the default provider of OpenSSL 3.4+ reports it, which is
+// compared where the running release has it.
+TEST(GcmApi, IvGeneratedReportsWhoMadeTheIv) {
+    auto generated = [](EVP_CIPHER_CTX* ctx) {
+        unsigned int v = 7;
+        OSSL_PARAM p[] = {OSSL_PARAM_construct_uint("iv-generated", &v), OSSL_PARAM_construct_end()};
+        if (EVP_CIPHER_CTX_get_params(ctx, p) != 1 || !OSSL_PARAM_modified(p)) return -1;
+        return static_cast<int>(v);
+    };
+    CipherPtr ref = def("AES-128-GCM");
+    const bool ref_has = [&] {
+        for (const OSSL_PARAM* p = EVP_CIPHER_gettable_ctx_params(ref.get()); p && p->key; ++p)
+            if (std::string(p->key) == "iv-generated") return true;
+        return false;
+    }();
+    CipherPtr ours = hw("AES-128-GCM");
+    ASSERT_NE(ours, nullptr);
+    for (EVP_CIPHER* c : {ours.get(), ref.get()}) {
+        const bool mine = c == ours.get();
+        if (!mine && !ref_has) continue;
+        SCOPED_TRACE(mine ? "hwcipher" : "default");
+        const unsigned char key[16] = {1}, iv[12] = {2}, fixed[4] = {3}, in[16] = {};
+        unsigned char out[32], gen[8];
+        int n = 0;
+        CtxPtr ctx(EVP_CIPHER_CTX_new(), EVP_CIPHER_CTX_free);
+        ASSERT_EQ(EVP_EncryptInit_ex2(ctx.get(), c, key, nullptr, nullptr), 1);
+        EXPECT_EQ(generated(ctx.get()), 0);
+        ASSERT_EQ(EVP_EncryptUpdate(ctx.get(), out, &n, in, sizeof in), 1);
+        EXPECT_EQ(generated(ctx.get()), 1) << "random IV at the first update";
+        ASSERT_EQ(EVP_EncryptInit_ex2(ctx.get(), c, key, iv, nullptr), 1);
+        EXPECT_EQ(generated(ctx.get()), 0);
+        ASSERT_EQ(EVP_EncryptUpdate(ctx.get(), out, &n, in, sizeof in), 1);
+        EXPECT_EQ(generated(ctx.get()), 0) << "the caller's IV";
+        ASSERT_EQ(EVP_EncryptInit_ex2(ctx.get(), c, key, nullptr, nullptr), 1);
+        ASSERT_EQ(EVP_CIPHER_CTX_ctrl(ctx.get(), EVP_CTRL_GCM_SET_IV_FIXED, 4,
+                                      const_cast<unsigned char*>(fixed)), 1);
+        EXPECT_EQ(generated(ctx.get()), 1) << "TLS fixed part + generated field";
+        ASSERT_EQ(EVP_CIPHER_CTX_ctrl(ctx.get(), EVP_CTRL_GCM_IV_GEN, 8, gen), 1);
+        EXPECT_EQ(generated(ctx.get()), 1);
+        ASSERT_EQ(EVP_EncryptInit_ex2(ctx.get(), c, key, nullptr, nullptr), 1);
+        EXPECT_EQ(generated(ctx.get()), 0) << "reset by init";
+    }
+}
+
 } // namespace hwc::test

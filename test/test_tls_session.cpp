@@ -92,10 +92,14 @@ struct Peer {
         X509_gmtime_adj(X509_getm_notBefore(cert), -3600);
         X509_gmtime_adj(X509_getm_notAfter(cert), 24 * 3600);
         X509_set_pubkey(cert, key);
-        X509_NAME* name = X509_get_subject_name(cert);
+        // A name of its own (OpenSSL 4.0's X509_get_subject_name is const).
+        X509_NAME* name = X509_NAME_new();
+        ASSERT_NE(name, nullptr);
         X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_ASC,
                                    reinterpret_cast<const unsigned char*>("localhost"), -1, -1, 0);
+        X509_set_subject_name(cert, name);
         X509_set_issuer_name(cert, name);
+        X509_NAME_free(name);
         ASSERT_GT(X509_sign(cert, key, EVP_sha256()), 0) << errors();
     }
 };
@@ -253,7 +257,8 @@ void run_session(Peers& peers, const Case& c, Result& r) {
     ASSERT_TRUE(server && client);
     SSL_set_verify(client.get(), SSL_VERIFY_PEER, nullptr);
     ASSERT_EQ(X509_STORE_add_cert(SSL_CTX_get_cert_store(cctx.get()), peers.server.cert), 1);
-    ASSERT_EQ(SSL_set1_host(client.get(), "localhost"), 1);
+    // (SSL_set1_host is deprecated in OpenSSL 4.0; this is what it does.)
+    ASSERT_EQ(X509_VERIFY_PARAM_set1_host(SSL_get0_param(client.get()), "localhost", 0), 1);
     SSL_set_msg_callback(client.get(), watch_server_hello);
     SSL_set_msg_callback_arg(client.get(), &r.etm);
     BIO *cbio = nullptr, *sbio = nullptr;

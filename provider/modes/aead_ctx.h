@@ -50,6 +50,10 @@ public:
     virtual bool set_tls_iv_fixed(const OSSL_PARAM& p) = 0;
     virtual bool set_tls_iv_inv(const OSSL_PARAM& p) = 0;
     virtual bool get_tls_iv_gen(OSSL_PARAM& p) = 0;
+    // "iv-generated" (OpenSSL 3.4+): 1 when the provider made this IV (random,
+    // or the TLS fixed part + generated field) since the last init, as the
+    // default provider reports it; CCM nonces always come from the caller.
+    bool get_iv_generated(OSSL_PARAM& p) { return OSSL_PARAM_set_uint(&p, iv_generated_ ? 1 : 0) == 1; }
 
 protected:
     TlsAeadCtx(const TlsAeadCtx&) = default;
@@ -63,6 +67,7 @@ protected:
     uint8_t tls_aad_[kTlsAadLen] = {};
     bool tls_aad_set_ = false; // the next update is one whole TLS record
     size_t tls_aad_pad_ = 0;
+    bool iv_generated_ = false;
 };
 
 // A nonce-based AEAD family F's own rows: "tag" answered by F::get_tag,
@@ -80,6 +85,7 @@ inline constexpr std::array kTlsAeadGets{
     CipherGetter{OSSL_CIPHER_PARAM_AEAD_TLS1_AAD_PAD, kSizeT, &cipher_rows::get_tls_aad_pad},
     CipherGetter{OSSL_CIPHER_PARAM_AEAD_TLS1_GET_IV_GEN, kOctets,
                  member<&TlsAeadCtx::get_tls_iv_gen>},
+    CipherGetter{kParamIvGenerated, kUint, member<&TlsAeadCtx::get_iv_generated>},
 };
 inline constexpr std::array kTlsAeadSets{
     CipherSetter{OSSL_CIPHER_PARAM_AEAD_TLS1_AAD, kOctets, member<&TlsAeadCtx::set_tls_aad>},

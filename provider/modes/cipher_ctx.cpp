@@ -84,6 +84,7 @@ constexpr ParamTable kAlgorithmParams{std::array{
     AlgorithmGetter{OSSL_CIPHER_PARAM_CTS, kInt, flag<&ModeTraits::cts>},
     AlgorithmGetter{OSSL_CIPHER_PARAM_TLS1_MULTIBLOCK, kInt, never},
     AlgorithmGetter{OSSL_CIPHER_PARAM_HAS_RAND_KEY, kInt, never},
+    AlgorithmGetter{kParamEncryptThenMac, kInt, never},
 }};
 
 } // namespace

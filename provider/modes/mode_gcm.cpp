@@ -59,6 +59,7 @@ private:
     // to the running message; used up by final (a new IV must come first).
     enum class IvState : uint8_t { none, buffered, active, finished };
 
+    void restart() override { iv_generated_ = false; }
     bool set_iv(const uint8_t* iv, size_t ivlen) override;
     bool schedule_key(const uint8_t* key, size_t keylen) override;
     bool take_iv_fixed(const OSSL_PARAM& p);
@@ -119,6 +120,7 @@ bool GcmCtx::begin_message() {
             return HWC_FAIL(prov_, kErrNoIvSet, "cannot generate an iv shorter than 12 bytes");
         if (RAND_bytes_ex(prov_->libctx, iv_buf_, ivlen_, 0) <= 0)
             return HWC_FAIL(prov_, kErrInternal, "random iv generation failed");
+        iv_generated_ = true;
         [[fallthrough]];
     case IvState::buffered:
         eng_.start(ks_, iv_buf_, ivlen_);
@@ -305,7 +307,7 @@ bool GcmCtx::set_tls_iv_fixed(const OSSL_PARAM& p) {
     if (!take_iv_fixed(p))
         return HWC_FAIL(prov_, kErrInvalidIvLength,
                         "tlsivfixed: 4..ivlen-8 bytes (or -1: whole iv)");
-    iv_gen_ = true;
+    iv_gen_ = iv_generated_ = true;
     return true;
 }
 

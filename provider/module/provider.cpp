@@ -24,9 +24,7 @@
 #include "provider/module/upcalls.h"
 #include "provider/params/param_table.h"
 
-#ifndef HWCIPHER_VERSION
-#define HWCIPHER_VERSION "0.1.0"
-#endif
+#include "hwcipher_build_id.h" // generated: HWCIPHER_VERSION_STR, _GIT_COMMIT, _OPENSSL_HEADERS
 
 namespace hwc {
 
@@ -39,6 +37,8 @@ namespace {
 
 constexpr const char* kProviderName = "hwcipher: AES, SM4 and Twofish on the fastest instructions the CPU has";
 constexpr const char* kCoresParam = "hwcipher-cores";
+constexpr const char* kCpuParam = "hwcipher-cpu-features";
+constexpr const char* kConfigErrorsParam = "hwcipher-config-errors";
 constexpr const char* kContextsParam = "hwcipher-contexts"; // uint64, see ProvCtx
 
 void take_upcalls(const OSSL_DISPATCH* in) {
@@ -64,9 +64,13 @@ void take_upcalls(const OSSL_DISPATCH* in) {
 }
 
 // The core override: HWCIPHER_CORES in the environment, else a `cores = ...`
-// line in the provider's openssl.cnf section, else none.
-std::string core_override(const OSSL_CORE_HANDLE* handle) {
-    if (const char* env = std::getenv("HWCIPHER_CORES")) return env;
+// line in the provider's openssl.cnf section, else none. `origin` names
+// where it came from, for reports.
+std::string core_override(const OSSL_CORE_HANDLE* handle, std::string& origin) {
+    if (const char* env = std::getenv("HWCIPHER_CORES")) {
+        origin = std::string("HWCIPHER_CORES=") + env;
+        return env;
+    }
     const char* from_config = nullptr;
     if (upcalls().get_params != nullptr) {
         OSSL_PARAM params[] = {
@@ -75,7 +79,35 @@ std::string core_override(const OSSL_CORE_HANDLE* handle) {
         };
         if (!upcalls().get_params(handle, params)) from_config = nullptr;
     }
-    return from_config != nullptr ? from_config : "";
+    if (from_config == nullptr) return "";
+    origin = std::string("cores = ") + from_config + " (openssl.cnf)";
+    return from_config;
+}
+
+// A bad override does not stop the provider from loading: an application
+// cannot see a provider that failed to load from its configuration and would
+// run on the default provider without a word. The automatic selection is
+// kept and the setting reported (hwcipher-config-errors, the trace,
+// hwcipher-info).
+void choose_cores(ProvCtx& p, const OSSL_CORE_HANDLE* handle) {
+    std::string origin, error;
+    const std::string spec = core_override(handle, origin);
+    if (select_cores(p.cpu_features, spec.c_str(), p.cores, error)) return;
+    p.config_errors = origin + ": " + error + "; using the automatic selection";
+    select_cores(p.cpu_features, "", p.cores, error); // cannot fail
+}
+
+void add_config_error(ProvCtx& p, const std::string& text) {
+    if (text.empty()) return;
+    p.config_errors += (p.config_errors.empty() ? "" : "; ") + text;
+}
+
+std::string feature_report(uint32_t features) {
+    std::string out;
+    for (unsigned i = 0; i < kCpuFeatureCount; ++i)
+        if (features & kCpuFeatureNames[i].bit)
+            out += std::string(out.empty() ? "" : ",") + kCpuFeatureNames[i].name;
+    return out;
 }
 
 const char* primary_name(const AlgorithmRow& row, std::string& storage) {
@@ -124,26 +156,28 @@ bool utf8_answer(OSSL_PARAM& p, const char* value) {
     return OSSL_PARAM_set_utf8_ptr(&p, value) == 1;
 }
 
-const std::string& buildinfo() {
-    static const std::string info = std::string("hwcipher ") + HWCIPHER_VERSION + ", C++" +
-                                    std::to_string(__cplusplus / 100 % 100);
-    return info;
-}
-
 constexpr ParamTable kProviderParams{std::array{
     ProviderGetter{OSSL_PROV_PARAM_NAME, kUtf8Ptr,
                    [](const ProvCtx&, OSSL_PARAM& p) { return utf8_answer(p, kProviderName); }},
     ProviderGetter{OSSL_PROV_PARAM_VERSION, kUtf8Ptr,
-                   [](const ProvCtx&, OSSL_PARAM& p) { return utf8_answer(p, HWCIPHER_VERSION); }},
+                   [](const ProvCtx&, OSSL_PARAM& p) { return utf8_answer(p, HWCIPHER_VERSION_STR); }},
     ProviderGetter{OSSL_PROV_PARAM_BUILDINFO, kUtf8Ptr,
-                   [](const ProvCtx&, OSSL_PARAM& p) {
-                       return utf8_answer(p, buildinfo().c_str());
+                   [](const ProvCtx& c, OSSL_PARAM& p) {
+                       return utf8_answer(p, c.buildinfo.c_str());
                    }},
     ProviderGetter{OSSL_PROV_PARAM_STATUS, kInt,
                    [](const ProvCtx&, OSSL_PARAM& p) { return OSSL_PARAM_set_int(&p, 1) == 1; }},
     ProviderGetter{kCoresParam, kUtf8Ptr,
                    [](const ProvCtx& c, OSSL_PARAM& p) {
                        return utf8_answer(p, c.core_report.c_str());
+                   }},
+    ProviderGetter{kCpuParam, kUtf8Ptr,
+                   [](const ProvCtx& c, OSSL_PARAM& p) {
+                       return utf8_answer(p, c.cpu_report.c_str());
+                   }},
+    ProviderGetter{kConfigErrorsParam, kUtf8Ptr,
+                   [](const ProvCtx& c, OSSL_PARAM& p) {
+                       return utf8_answer(p, c.config_errors.c_str());
                    }},
     ProviderGetter{kContextsParam, kUint64,
                    [](const ProvCtx& c, OSSL_PARAM& p) {
@@ -199,23 +233,23 @@ OSSL_provider_init(const OSSL_CORE_HANDLE* handle, const OSSL_DISPATCH* in,
             return 0;
         }
         p->cpu_features = detect_cpu_features();
-
-        std::string error;
-        const std::string spec = core_override(handle);
-        if (!select_cores(p->cpu_features, spec.c_str(), p->cores, error)) {
-            HWC_RAISE(p, kErrInvalidParam, "HWCIPHER_CORES=\"%s\": %s", spec.c_str(),
-                      error.c_str());
-            OSSL_LIB_CTX_free(p->libctx);
-            delete p;
-            return 0;
-        }
+        p->cpu_report = feature_report(p->cpu_features);
+        choose_cores(*p, handle);
         for (Family f : {Family::aes, Family::sm4, Family::twofish}) {
             if (!p->core_report.empty()) p->core_report += ",";
             p->core_report += std::string(family_name(f)) + "=" + p->cores.for_family(f)->name;
         }
         p->core_report += std::string(",ghash=") + p->cores.ghash->name;
+        // What `openssl list -providers -verbose` prints as "build info".
+        p->buildinfo = std::string("hwcipher ") + HWCIPHER_VERSION_STR + " (git " +
+                       HWCIPHER_GIT_COMMIT + ", built against OpenSSL " + HWCIPHER_OPENSSL_HEADERS +
+                       ", C++" + std::to_string(__cplusplus / 100 % 100) + "); cores " +
+                       p->core_report;
         build_algorithm_table(*p);
-        p->trace_fd = trace_open_from_env(); // last: no failure path follows
+        std::string trace_error;
+        p->trace_fd = trace_open_from_env(trace_error); // last: no failure path follows
+        add_config_error(*p, trace_error);
+        if (!p->config_errors.empty()) trace_config_problem(p->trace_fd, p->config_errors);
         *out = kProviderDispatch;
         *provctx = p;
         return 1;

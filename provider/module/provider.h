@@ -21,6 +21,12 @@ struct ProvCtx {
     uint32_t cpu_features = 0;
     CoreSelection cores{};
     std::string core_report;                 // "aes=aes-portable,sm4=...,twofish=..."
+    std::string cpu_report;                  // "x86-aesni,x86-pclmul,..." (features seen)
+    std::string buildinfo;                   // version, commit, OpenSSL headers, cores
+    // Settings that could not be used ("hwcipher-config-errors"): a bad
+    // HWCIPHER_CORES / `cores =` (the automatic selection is kept), an
+    // unwritable HWCIPHER_TRACE. Empty when there is none.
+    std::string config_errors;
     std::vector<std::string> properties;     // per catalogue row, kept alive for `ciphers`
     std::vector<std::string> descriptions;   // per catalogue row
     std::vector<OSSL_ALGORITHM> ciphers;     // nullptr-terminated OSSL_OP_CIPHER table

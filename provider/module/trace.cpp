@@ -7,6 +7,9 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -17,14 +20,38 @@
 
 namespace hwc {
 
-int trace_open_from_env() noexcept {
+int trace_open_from_env(std::string& error) noexcept {
     // secure_getenv: a set-uid program must not be made to append to a file
     // of the caller's choosing.
     const char* path = secure_getenv("HWCIPHER_TRACE");
     if (path == nullptr || *path == '\0') return -1;
     // O_APPEND makes each write() land whole at the current end of the file,
     // whoever else appends; O_CLOEXEC keeps the fd out of child processes.
-    return ::open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+    const int fd = ::open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+    if (fd >= 0) return fd;
+    char text[512];
+    std::snprintf(text, sizeof text, "HWCIPHER_TRACE=%s: cannot open (%s); tracing is off", path,
+                  std::strerror(errno));
+    try {
+        error = text;
+    } catch (...) {
+    }
+    // Once per process, however many library contexts load the provider.
+    static std::atomic<bool> said{false};
+    if (!said.exchange(true)) std::fprintf(stderr, "hwcipher: %s\n", text);
+    return -1;
+}
+
+void trace_config_problem(int fd, const std::string& text) noexcept {
+    if (fd < 0) return;
+    char line[768];
+    const int n = std::snprintf(line, sizeof line, "hwcipher-trace pid=%ld config-problem: %s\n",
+                                static_cast<long>(::getpid()), text.c_str());
+    if (n <= 0) return;
+    const size_t len = std::min(static_cast<size_t>(n), sizeof line - 1);
+    line[len - 1] = '\n'; // a cut line still ends as a line
+    ssize_t ignored = ::write(fd, line, len);
+    (void)ignored;
 }
 
 void trace_close(int fd) noexcept {

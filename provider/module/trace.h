@@ -4,13 +4,20 @@
 // ends of a TLS connection.
 #pragma once
 
+#include <string>
+
 namespace hwc {
 
 class CipherCtx;
 
 // Opens the file named by HWCIPHER_TRACE for appending; -1 when the variable
 // is unset or empty, or the file cannot be opened (tracing is then off).
-int trace_open_from_env() noexcept;
+// An open that fails is described in `error` (left alone otherwise) and
+// reported once per process on stderr: the user asked for the trace.
+int trace_open_from_env(std::string& error) noexcept;
+
+// Appends "hwcipher-trace pid=N config-problem: <text>" (tracing on only).
+void trace_config_problem(int fd, const std::string& text) noexcept;
 
 void trace_close(int fd) noexcept;
 

@@ -55,6 +55,14 @@ struct Param {
 template <class Ctx> using Getter = Param<Ctx, OSSL_PARAM>;
 template <class Ctx> using Setter = Param<Ctx, const OSSL_PARAM>;
 
+// OSSL_CIPHER_PARAM_AEAD_IV_GENERATED of OpenSSL 3.4+ headers, spelled out so
+// that every supported release builds the same parameter lists (the default
+// provider of 3.5 lists it for GCM and CCM).
+inline constexpr const char* kParamIvGenerated = "iv-generated";
+// OSSL_CIPHER_PARAM_ENCRYPT_THEN_MAC of OpenSSL 3.6+ (an algorithm flag the
+// default provider lists for every cipher; 0 for all of hwcipher's).
+inline constexpr const char* kParamEncryptThenMac = "encrypt-then-mac";
+
 // Exact key equality; keys differ mostly in their first bytes.
 inline bool param_key_is(const char* a, const char* b) {
     while (*a != '\0' && *a == *b) {

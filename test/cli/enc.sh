@@ -68,13 +68,20 @@ kat "TWOFISH-256-ECB ECB_TBL I=1" twofish-256-ecb $(printf '0%.0s' {1..64}) "" \
 # --- once through the configuration file only ---------------------------------
 echo "== OPENSSL_CONF=$HWCIPHER_CNF_DIR/prefer-hwcipher.cnf (no -provider flags)"
 export OPENSSL_CONF=$HWCIPHER_CNF_DIR/prefer-hwcipher.cnf
+# The trace proves hwcipher, not the default provider, served AES below.
+export HWCIPHER_TRACE=$work/conf.trace
 # Twofish exists only in hwcipher, so success proves the config loaded it.
 kat "TWOFISH-128-CBC via OPENSSL_CONF" twofish-128-cbc 00000000000000000000000000000000 \
     00000000000000000000000000000000 $(printf '0%.0s' {1..64}) $tf_cbc_ct
 kat "AES-128-CBC via OPENSSL_CONF" aes-128-cbc 2b7e151628aed2a6abf7158809cf4f3c 000102030405060708090a0b0c0d0e0f \
     6bc1bee22e409f96e93d7e117393172aae2d8a571e03ac9c9eb76fac45af8e51 \
     7649abac8119b246cee98e9b12e9197d5086cb9b507219ee95db113a917678b2
-unset OPENSSL_CONF
+for op in encrypt decrypt; do
+  grep -q "alg=AES-128-CBC core=[^ ]* op=$op\$" "$work/conf.trace" ||
+    fail "AES-128-CBC via OPENSSL_CONF: hwcipher's trace has no $op (another provider served it)"
+done
+echo "ok: the trace shows hwcipher keyed AES-128-CBC both ways"
+unset OPENSSL_CONF HWCIPHER_TRACE
 
 # --- bad input must fail with a message ----------------------------------------
 expect_fail() { # label pattern cmd...

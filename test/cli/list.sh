@@ -59,4 +59,7 @@ grep -qE '^[[:space:]]*hwcipher[[:space:]]*$' <<<"$prov" || fail "provider hwcip
 grep -qiE 'name:.*hwcipher' <<<"$prov" || fail "no name: line for hwcipher"
 grep -qiE 'version:[[:space:]]*[0-9]' <<<"$prov" || fail "no version: line"
 grep -qiE 'status:[[:space:]]*active' <<<"$prov" || fail "status is not active"
+# -verbose prints the build info: version, commit, the OpenSSL built against, the cores.
+grep -qE 'build info: hwcipher [0-9.]+ \(git [0-9a-f+dirtyunknown]+, built against OpenSSL [0-9.]+, C\+\+[0-9]+\); cores aes=[a-z0-9-]+,sm4=[a-z0-9-]+,twofish=[a-z0-9-]+,ghash=[a-z0-9-]+$' <<<"$prov" ||
+  fail "no build info line naming the cores"
 echo "PASS: list"

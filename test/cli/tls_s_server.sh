@@ -35,6 +35,9 @@ awk '{ s = ""; for (i = length($0); i > 0; i--) s = s substr($0, i, 1); print s 
 export OPENSSL_CONF=$HWCIPHER_CNF_DIR/prefer-hwcipher.cnf
 
 # Port 0: the kernel picks a free port, which s_server prints as "ACCEPT host:port".
+# server.out exists before the server starts: the redirection happens in the
+# background child, which the port loop below may overtake.
+: >"$work/server.out"
 ossl s_server -accept 127.0.0.1:0 -naccept 1 -rev -tls1_2 -cipher "$suite" \
     -cert "$work/cert.pem" -key "$work/key.pem" >"$work/server.out" 2>"$work/server.err" &
 server_pid=$!

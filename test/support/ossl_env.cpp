@@ -3,6 +3,7 @@
 #include "test/support/ossl_env.h"
 
 #include <openssl/core_names.h>
+#include <openssl/crypto.h>
 #include <openssl/err.h>
 #include <openssl/params.h>
 
@@ -70,6 +71,11 @@ std::string provider_of(const EVP_CIPHER_CTX* ctx) {
     if (c == nullptr) return {};
     const OSSL_PROVIDER* p = EVP_CIPHER_get0_provider(c);
     return p ? OSSL_PROVIDER_get0_name(p) : std::string();
+}
+
+bool openssl_at_least(unsigned major, unsigned minor) {
+    return OPENSSL_version_major() > major ||
+           (OPENSSL_version_major() == major && OPENSSL_version_minor() >= minor);
 }
 
 std::string take_errors() {

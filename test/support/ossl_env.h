@@ -34,6 +34,10 @@ std::string core_report();
 // Name of the provider that serves an initialised context.
 std::string provider_of(const EVP_CIPHER_CTX* ctx);
 
+// Whether the libcrypto running is at least major.minor (the tests' reference,
+// the default provider, changed some declared parameter lists over releases).
+bool openssl_at_least(unsigned major, unsigned minor);
+
 // Drain the OpenSSL error queue into one string (for assertion messages) and
 // report whether it held anything.
 std::string take_errors();
