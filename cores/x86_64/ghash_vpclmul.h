@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // GHASH on VPCLMULQDQ with 256-bit vectors: the GhashKey layout of
-// "ghash-vpclmul-avx2" and the multiply/reduce steps it shares with the
-// stitched AES-GCM kernel of aes-vaes-avx2 (aes_vaes_gcm.cpp). Included only
+// "ghash-vpclmul-avx2" (read also by aes-vaes-avx512's stitched GCM kernel,
+// aes_vaes512_gcm.cpp) and its multiply/reduce steps. Included only
 // by translation units built with -mavx2 -mvpclmulqdq -mpclmul; as in
 // ghash_clmul.h the helpers sit in an unnamed namespace, so each such unit
 // keeps its own copy and no narrower-ISA caller can be linked to one.
@@ -17,10 +17,14 @@
 // per data register, and the products of all eight are summed unreduced.
 // Each product is schoolbook, four VPCLMULQDQs (lo, hi and the two cross
 // terms): Karatsuba's third product would save one multiply per register but
-// cost a shuffle and two XORs on the vector ALUs that AES rounds and the
-// byte reversals already keep busy, and it needs a second table of keys.
+// cost a shuffle and two XORs, and it needs a second table of keys (the
+// ZMM kernel forms that table per call, where a call's steps repay it).
 // The sums of both lanes are folded into one 128-bit value only once per
 // group (reduce()), then reduced with ghash_clmul.h's fold().
+//
+// The key holds H^1..H^32 (the ZMM kernel reduces once per 32 blocks); the
+// 16-block groups here use H^16..H^1, inputs of 1..3 blocks go through
+// hash_few on XMM registers.
 //
 // A group of c < 16 blocks (a call's tail) uses the last c/2 power registers.
 // An odd c is taken as c + 1 blocks, the first a zero block: register 0 then
@@ -44,15 +48,20 @@ namespace hwc::x86_64::vpclmul {
 // Blocks per reduction, and power registers of two blocks each.
 inline constexpr size_t kGroup = 16;
 inline constexpr size_t kPowerRegs = kGroup / 2;
+// Powers of H the key holds: H^1..H^32, for aes-vaes-avx512's stitched
+// kernel (aes_vaes512_gcm.cpp), which reduces once per 32 blocks.
+inline constexpr size_t kPowers = 32;
 
-// What ghash-vpclmul-avx2's set_key leaves in GhashKey, all of it:
-//   xmm   = ghash-clmul's whole key (H^1..H^8 and their Karatsuba halves), so
-//           short inputs run ghash-clmul's code, and a kernel written for
-//           ghash-clmul's layout could read this key unchanged;
-//   pw[m] = (H^(16-2m) x^-1 in lane 0, H^(15-2m) x^-1 in lane 1), reflected.
-struct VpclmulKey {
-    clmul::ClmulKey xmm;
-    __m256i pw[kPowerRegs];
+// What ghash-vpclmul-avx2's set_key leaves in GhashKey, all of it: the
+// powers H^32..H^1, each times x^-1 and reflected, in descending order,
+//   pw[c] = (H^(32-2c) x^-1 in lane 0, H^(31-2c) x^-1 in lane 1), c = 0..15.
+// Read as 64-byte units, 4 consecutive powers per ZMM register: unit m holds
+// H^(32-4m)..H^(29-4m), the powers of a 32-block step's register m. Read as
+// YMM, chunks kPowers/2 - kPowerRegs.. (pw_group16) are (H^16, H^15), ...,
+// (H^2, H^1), this file's 16-block groups; read as XMM, H^k is 16-byte
+// unit kPowers - k (power()).
+struct alignas(64) VpclmulKey {
+    __m256i pw[kPowers / 2];
 };
 static_assert(sizeof(VpclmulKey) <= sizeof(GhashKey::bytes));
 static_assert(alignof(GhashKey) >= alignof(VpclmulKey));
@@ -62,6 +71,11 @@ inline const VpclmulKey& vpclmul_key(const GhashKey& k) {
     return *reinterpret_cast<const VpclmulKey*>(k.bytes);
 }
 inline VpclmulKey& vpclmul_key(GhashKey& k) { return *reinterpret_cast<VpclmulKey*>(k.bytes); }
+
+// H^k x^-1 (k = 1..kPowers), reflected.
+[[gnu::always_inline]] inline __m128i power(const VpclmulKey& key, size_t k) {
+    return _mm_load_si128(reinterpret_cast<const __m128i*>(key.pw) + (kPowers - k));
+}
 
 // y (reflected) updated by `nblocks` blocks at `in`, any count: 16 blocks per
 // reduction, then one group of the remaining 1..15. In ghash_vpclmul.cpp.
@@ -130,10 +144,10 @@ struct Acc2 {
     acc.hi = _mm256_xor_si256(acc.hi, clmul256<0x11>(a, b));
 }
 
-// acc += a * power register m.
+// acc += a * power register m of a 16-block group: (H^(16-2m), H^(15-2m)).
 [[gnu::always_inline]] inline void mul_acc_power2(Acc2& acc, __m256i a, const VpclmulKey& key,
                                                   size_t m) {
-    mul_acc2(acc, a, _mm256_load_si256(&key.pw[m]));
+    mul_acc2(acc, a, _mm256_load_si256(&key.pw[kPowers / 2 - kPowerRegs + m]));
 }
 
 [[gnu::always_inline]] inline __m128i lanes_xor(__m256i v) {
@@ -173,6 +187,26 @@ struct Acc2 {
                                : _mm256_xor_si256(load2_reflected(in), in_lane0(y));
     mul_acc_power2(acc, x0, key, first);
     return reduce2(acc);
+}
+
+// y updated by n = 1..3 blocks at `in` on XMM registers, one reduction:
+// inputs shorter than a vector group (GCM's AAD and length blocks), where
+// lane folding would cost more than it saves. Schoolbook products, powers
+// read from the same table.
+[[gnu::always_inline]] inline __m128i hash_few(const VpclmulKey& key, __m128i y,
+                                               const uint8_t* in, size_t n) {
+    __m128i lo = _mm_setzero_si128(), mid = lo, hi = lo;
+    for (size_t i = 0; i < n; ++i) {
+        __m128i x = clmul::load_reflected(in + 16 * i);
+        if (i == 0) x = _mm_xor_si128(x, y);
+        const __m128i h = power(key, n - i);
+        lo = _mm_xor_si128(lo, _mm_clmulepi64_si128(x, h, 0x00));
+        mid = _mm_xor_si128(mid, _mm_xor_si128(_mm_clmulepi64_si128(x, h, 0x01),
+                                               _mm_clmulepi64_si128(x, h, 0x10)));
+        hi = _mm_xor_si128(hi, _mm_clmulepi64_si128(x, h, 0x11));
+    }
+    return clmul::fold(_mm_xor_si128(hi, _mm_srli_si128(mid, 8)),
+                       _mm_xor_si128(lo, _mm_slli_si128(mid, 8)));
 }
 
 } // namespace
