@@ -123,6 +123,7 @@ x86_tiers() {
         ymm_tier="aes=$aes,sm4=$sm4,twofish=$twofish,ghash=$ghash"
         has avx512f avx512bw avx512vl && aes=aes-vaes-avx512
     fi
+    has avx2 pclmulqdq vpclmulqdq avx512f avx512bw avx512vl && ghash=ghash-vpclmul-avx512
     has avx2 gfni avx512f avx512bw avx512vl && sm4=sm4-gfni-avx512
     local best="aes=$aes,sm4=$sm4,twofish=$twofish,ghash=$ghash" tier
     echo "native|HWCIPHER_CORES=$best HWCIPHER_EXPECT_CORES=$best|"

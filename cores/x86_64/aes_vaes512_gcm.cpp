@@ -4,7 +4,7 @@
 // (4 blocks per multiply) in the same pass. Contract: GcmFn in cores/core.h.
 //
 // Why: with CTR on ZMM at about 0.16 cycle per byte, GHASH is what limits
-// GCM; as separate passes (ctr, then ghash-vpclmul-avx2 on YMM) each block is
+// GCM; as separate passes (ctr, then ghash-vpclmul-avx512) each block is
 // also loaded and stored twice. Stitched, the VPCLMULQDQs and the reduction
 // run in the issue slots the AES rounds leave, on data already in L1. On
 // Zen 4 a VPCLMULQDQ (YMM or ZMM alike) takes about one VAES issue slot and
@@ -15,14 +15,14 @@
 // ~4% on AES-256), four in a tail (schoolbook, its powers read at any
 // offset), and one reduction per 32 blocks.
 //
-// GHASH key: ghash-vpclmul-avx2's layout (ghash_vpclmul.h), which is this
-// kernel's `gcm_ghash` partner: H^32..H^1 in descending order, so read as
-// 64-byte units they are exactly the powers that the eight data registers of
-// a step need, lane by lane (unit m = H^(32-4m)..H^(29-4m)), and a tail of n
-// blocks reads its powers H^n..H^1 from the same table at an unaligned
-// offset. Register 0 of a step, the only one that needs the previous value
-// of y, is multiplied last (round 8), and its reduction overlaps the last
-// rounds and the next step's first ones.
+// GHASH: ghash-vpclmul-avx512's key and helpers (ghash_vpclmul512.h), that
+// core being this kernel's `gcm_ghash` partner: H^32..H^1 in descending
+// order, so the key's 64-byte units are exactly the powers that the eight
+// data registers of a step need, lane by lane, and a tail of n blocks reads
+// H^n..H^1 from the same table at an unaligned offset. Register 0 of a step,
+// the only one that needs the previous value of y, is multiplied last
+// (round 8), and its reduction overlaps the last rounds and the next step's
+// first ones.
 //
 // Direction: decryption hashes the ciphertext it decrypts (all loads of a
 // step come before its stores, so in == out works); encryption hashes the
@@ -39,175 +39,51 @@
 // to a native dword, added to and swapped back (lane l holding +l).
 //
 // HWCIPHER_VAES_EMULATE / HWCIPHER_VPCLMUL_EMULATE (the isa-emu test build):
-// VAES as in aes_vaes512.h, VPCLMULQDQ on ZMM as four PCLMULQDQs below; the
-// root CMakeLists.txt then leaves -mvpclmulqdq off this file, so no EVEX
-// VPCLMULQDQ can be emitted. VPCLMULQDQ, PCLMULQDQ and VAES run in constant
-// time; the only branches are on public counts and the (public) counter.
+// VAES as in aes_vaes512.h, VPCLMULQDQ on ZMM as four PCLMULQDQs
+// (ghash_vpclmul512.h); the root CMakeLists.txt then leaves -mvpclmulqdq off
+// this file, so no EVEX VPCLMULQDQ can be emitted. VPCLMULQDQ, PCLMULQDQ and
+// VAES run in constant time; the only branches are on public counts and the
+// (public) counter.
 //
 // Compiled with -maes -mvaes -mavx2 -mavx512f -mavx512bw -mavx512vl
 // -mvpclmulqdq -mpclmul (root CMakeLists.txt); reached only through the
 // aes_vaes_avx512 descriptor, and only when the GCM context's GHASH core is
-// ghash-vpclmul-avx2 (cores/modes.h gcm_kernel), whose `needs` add
+// ghash-vpclmul-avx512 (cores/modes.h gcm_kernel), whose `needs` add
 // VPCLMULQDQ and PCLMULQDQ to the block core's.
 #include "cores/x86_64/aes_vaes512.h"
 
 #include <cstring>
 
 #include "cores/x86_64/ghash_clmul.h"
-#include "cores/x86_64/ghash_vpclmul.h"
+#include "cores/x86_64/ghash_vpclmul512.h"
 
 namespace hwc::x86_64::vaes512 {
 namespace {
 
 using aesni::aes_key;
 using aesni::with_rounds;
-using vpclmul::VpclmulKey;
+using namespace vpclmul512;
 
-static_assert(kStep == vpclmul::kPowers, "one GHASH reduction per step");
+static_assert(kStep == kPowers && kRegs == kUnits, "one GHASH reduction per step");
 
 // Calls of at least this many blocks align their output first (gcm_kernel):
 // below it the extra masked step costs about what the split lines do.
 constexpr size_t kPeelFrom = 4 * kStep;
-
-// ---- GHASH on ZMM ------------------------------------------------------------------
-
-#if defined(HWCIPHER_VPCLMUL_EMULATE)
-// Four PCLMULQDQs with the same immediate, one per 128-bit lane: the SDM's
-// definition of EVEX VPCLMULQDQ. Without -mvpclmulqdq (CMakeLists.txt) the
-// compiler has only the VEX/legacy PCLMULQDQ for these.
-template <int Imm>
-[[gnu::always_inline]] inline __m512i clmul512(__m512i a, __m512i b) {
-    const __m128i r0 = _mm_clmulepi64_si128(_mm512_castsi512_si128(a),
-                                            _mm512_castsi512_si128(b), Imm);
-    const __m128i r1 = _mm_clmulepi64_si128(_mm512_extracti32x4_epi32(a, 1),
-                                            _mm512_extracti32x4_epi32(b, 1), Imm);
-    const __m128i r2 = _mm_clmulepi64_si128(_mm512_extracti32x4_epi32(a, 2),
-                                            _mm512_extracti32x4_epi32(b, 2), Imm);
-    const __m128i r3 = _mm_clmulepi64_si128(_mm512_extracti32x4_epi32(a, 3),
-                                            _mm512_extracti32x4_epi32(b, 3), Imm);
-    __m512i r = _mm512_zextsi128_si512(r0);
-    r = _mm512_inserti32x4(r, r1, 1);
-    r = _mm512_inserti32x4(r, r2, 2);
-    return _mm512_inserti32x4(r, r3, 3);
-}
-#else
-template <int Imm>
-[[gnu::always_inline]] inline __m512i clmul512(__m512i a, __m512i b) {
-    return _mm512_clmulepi64_epi128(a, b, Imm);
-}
-#endif
-
-// Byte reversal within each lane: four GCM blocks <-> four reflected values.
-[[gnu::always_inline]] inline __m512i reflect4(__m512i v) {
-    const __m512i rev = _mm512_broadcast_i32x4(
-        _mm_set_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
-    return _mm512_shuffle_epi8(v, rev);
-}
-
-// Unreduced sums over the four lanes (as ghash_vpclmul.h's Acc2).
-struct Acc4 {
-    __m512i lo, mid, hi;
-};
-
-[[gnu::always_inline]] inline Acc4 acc4_zero() {
-    const __m512i z = _mm512_setzero_si512();
-    return {z, z, z};
-}
-
-// acc += a * b, lane by lane, schoolbook: acc.mid collects a0 b1 ^ a1 b0.
-[[gnu::always_inline]] inline void mul_acc4(Acc4& acc, __m512i a, __m512i b) {
-    acc.lo = _mm512_xor_si512(acc.lo, clmul512<0x00>(a, b));
-    acc.mid = xor3(acc.mid, clmul512<0x01>(a, b), clmul512<0x10>(a, b));
-    acc.hi = _mm512_xor_si512(acc.hi, clmul512<0x11>(a, b));
-}
-
-// The two 64-bit halves of each lane XORed (in both halves).
-[[gnu::always_inline]] inline __m512i halves_xor4(__m512i v) {
-    return _mm512_xor_si512(v, _mm512_shuffle_epi32(v, _MM_PERM_BADC));
-}
-
-// acc += a * b, lane by lane, Karatsuba: bk = halves_xor4(b); acc.mid
-// collects (a0 ^ a1)(b0 ^ b1) and needs karatsuba_mid before reduce4.
-[[gnu::always_inline]] inline void mul_acc4k(Acc4& acc, __m512i a, __m512i b, __m512i bk) {
-    acc.lo = _mm512_xor_si512(acc.lo, clmul512<0x00>(a, b));
-    acc.mid = _mm512_xor_si512(acc.mid, clmul512<0x00>(halves_xor4(a), bk));
-    acc.hi = _mm512_xor_si512(acc.hi, clmul512<0x11>(a, b));
-}
-
-// Karatsuba sums -> schoolbook ones: (a0^a1)(b0^b1) ^ a0 b0 ^ a1 b1.
-[[gnu::always_inline]] inline Acc4 karatsuba_mid(Acc4 acc) {
-    acc.mid = xor3(acc.mid, acc.lo, acc.hi);
-    return acc;
-}
-
-[[gnu::always_inline]] inline __m128i lanes_xor4(__m512i v) {
-    const __m256i h =
-        _mm256_xor_si256(_mm512_castsi512_si256(v), _mm512_extracti64x4_epi64(v, 1));
-    return _mm_xor_si128(_mm256_castsi256_si128(h), _mm256_extracti128_si256(h, 1));
-}
-
-// The sum of the four lanes as a reduced field element (the powers' x^-1
-// makes the raw product right without a shift: ghash_clmul.h). The middle
-// terms are folded into lo and hi at full width first, so only two values
-// cross the lanes.
-[[gnu::always_inline]] inline __m128i reduce4(const Acc4& acc) {
-    const __m512i lo = _mm512_xor_si512(acc.lo, _mm512_bslli_epi128(acc.mid, 8));
-    const __m512i hi = _mm512_xor_si512(acc.hi, _mm512_bsrli_epi128(acc.mid, 8));
-    return clmul::fold(lanes_xor4(hi), lanes_xor4(lo));
-}
 
 // The powers of a step: unit m of the key, H^(32-4m)..H^(29-4m), for
 // register m (read from the key where they are used: the compiler then
 // takes them as memory operands and keeps the registers for the rounds)
 // and its Karatsuba halves, formed once per call.
 struct Powers {
-    const VpclmulKey& key;
+    const Vpclmul512Key& key;
     __m512i k[kRegs];
 
-    [[gnu::always_inline]] explicit Powers(const VpclmulKey& kd) : key(kd) {
+    [[gnu::always_inline]] explicit Powers(const Vpclmul512Key& kd) : key(kd) {
 #pragma GCC unroll 8
         for (size_t m = 0; m < kRegs; ++m) k[m] = halves_xor4(h(m));
     }
-    [[gnu::always_inline]] __m512i h(size_t m) const { return _mm512_load_si512(&key.pw[2 * m]); }
+    [[gnu::always_inline]] __m512i h(size_t m) const { return _mm512_load_si512(&key.pw[m]); }
 };
-
-// Which register of a step the i-th multiply (0..7) takes: 1, 2, ..., 7,
-// then 0, the one carrying y, last.
-constexpr size_t step_order(size_t i) { return (i + 1) % kRegs; }
-
-// The 32 blocks at p into y, not stitched (the encryption kernel's last
-// step).
-[[gnu::always_inline]] inline __m128i hash_step(const Powers& pk, __m128i y, const uint8_t* p) {
-    Acc4 acc = acc4_zero();
-#pragma GCC unroll 8
-    for (size_t i = 0; i < kRegs; ++i) {
-        const size_t m = step_order(i);
-        __m512i x = reflect4(_mm512_loadu_si512(p + 64 * m));
-        if (m == 0) x = _mm512_xor_si512(x, _mm512_zextsi128_si512(y));
-        mul_acc4k(acc, x, pk.h(m), pk.k[m]);
-    }
-    return reduce4(karatsuba_mid(acc));
-}
-
-// n = 1..31 blocks at p into y, one reduction: register j holds blocks
-// 4j..4j+3 (the last one masked, its missing lanes zero) and takes the
-// powers H^(n-4j)..H^(n-4j-3), read from the table at an unaligned offset
-// (masked alike, so nothing past H^1 is read).
-template <size_t M>
-[[gnu::always_inline]] inline __m128i hash_tail(const VpclmulKey& key, __m128i y,
-                                                const uint8_t* p, const Step<M>& s) {
-    const uint8_t* powers =
-        reinterpret_cast<const uint8_t*>(key.pw) + 16 * (vpclmul::kPowers - s.blocks());
-    Acc4 acc = acc4_zero();
-#pragma GCC unroll 8
-    for (size_t i = 0; i < M; ++i) {
-        const size_t j = (i + 1) % M; // register 0 (with y) last
-        __m512i x = reflect4(s.load(p, j));
-        if (j == 0) x = _mm512_xor_si512(x, _mm512_zextsi128_si512(y));
-        mul_acc4(acc, x, s.load(powers, j));
-    }
-    return reduce4(acc);
-}
 
 // ---- counters ------------------------------------------------------------------------
 
@@ -282,7 +158,7 @@ template <unsigned NR, bool Hash>
         for (size_t j = 0; j < kRegs; ++j) b[j] = vaesenc(b[j], rk.k[r]);
         if constexpr (Hash) {
             if (r <= kRegs) {
-                const size_t m = step_order(r - 1);
+                const size_t m = group_order(r - 1);
                 __m512i x = reflect4(_mm512_loadu_si512(ct + 64 * m));
                 if (m == 0) x = _mm512_xor_si512(x, _mm512_zextsi128_si512(y));
                 mul_acc4k(acc, x, pk.h(m), pk.k[m]);
@@ -313,20 +189,20 @@ template <unsigned NR, size_t M>
 // The last n = 1..31 blocks of a call (or all of a short one): decryption
 // hashes the ciphertext before it is overwritten, encryption the output.
 template <unsigned NR, bool Enc>
-[[gnu::always_inline]] inline void gcm_tail(const ZmmKeys<NR>& rk, const VpclmulKey& key,
+[[gnu::always_inline]] inline void gcm_tail(const ZmmKeys<NR>& rk, const Vpclmul512Key& key,
                                             Ctr32& ctr, __m128i& y, const uint8_t* in,
                                             uint8_t* out, size_t n) {
     for_steps(n, [&](auto regs, size_t last) {
         constexpr size_t M = decltype(regs)::value;
         const Step<M> s(last);
-        if constexpr (!Enc) y = hash_tail<M>(key, y, in, s);
+        if constexpr (!Enc) y = hash_tail(key, y, in, s.blocks());
         ctr_tail<NR, M>(rk, ctr, in, out, s);
-        if constexpr (Enc) y = hash_tail<M>(key, y, out, s);
+        if constexpr (Enc) y = hash_tail(key, y, out, s.blocks());
     });
 }
 
 template <unsigned NR, bool Enc>
-void gcm_kernel(const KeySchedule& ks, const VpclmulKey& key, Ctr32& ctr, __m128i& y,
+void gcm_kernel(const KeySchedule& ks, const Vpclmul512Key& key, Ctr32& ctr, __m128i& y,
                 const uint8_t* in, uint8_t* out, size_t n) {
     const ZmmKeys<NR> rk = broadcast_keys<NR>(aes_key(ks).enc);
     // A ZMM load or store that is not 64-byte aligned touches two cache
@@ -348,7 +224,7 @@ void gcm_kernel(const KeySchedule& ks, const VpclmulKey& key, Ctr32& ctr, __m128
             n -= kStep, in += 16 * kStep, out += 16 * kStep;
             for (; n >= kStep; n -= kStep, in += 16 * kStep, out += 16 * kStep)
                 stitched_step<NR, true>(rk, pk, ctr, y, out - 16 * kStep, in, out);
-            y = hash_step(pk, y, out - 16 * kStep);
+            y = hash_group32(key, y, out - 16 * kStep);
         } else {
             for (; n >= kStep; n -= kStep, in += 16 * kStep, out += 16 * kStep)
                 stitched_step<NR, true>(rk, pk, ctr, y, in, in, out);
@@ -365,7 +241,7 @@ void gcm_entry(const KeySchedule& ks, const GhashKey& hk, uint8_t ctr_bytes[16],
     std::memcpy(&be, ctr_bytes + 12, 4);
     Ctr32 ctr{vaes::load128(ctr_bytes), __builtin_bswap32(be)};
     __m128i y = clmul::load_reflected(y_bytes);
-    const VpclmulKey& key = vpclmul::vpclmul_key(hk);
+    const Vpclmul512Key& key = key512(hk);
     with_rounds(ks, [&](auto nr) {
         gcm_kernel<decltype(nr)::value, Enc>(ks, key, ctr, y, in, out, n);
     });

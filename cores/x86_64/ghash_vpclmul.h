@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // GHASH on VPCLMULQDQ with 256-bit vectors: the GhashKey layout of
-// "ghash-vpclmul-avx2" (read also by aes-vaes-avx512's stitched GCM kernel,
-// aes_vaes512_gcm.cpp) and its multiply/reduce steps. Included only
+// "ghash-vpclmul-avx2" and its multiply/reduce steps (hash_few also serves
+// ghash-vpclmul-avx512). Included only
 // by translation units built with -mavx2 -mvpclmulqdq -mpclmul; as in
 // ghash_clmul.h the helpers sit in an unnamed namespace, so each such unit
 // keeps its own copy and no narrower-ISA caller can be linked to one.
@@ -17,14 +17,11 @@
 // per data register, and the products of all eight are summed unreduced.
 // Each product is schoolbook, four VPCLMULQDQs (lo, hi and the two cross
 // terms): Karatsuba's third product would save one multiply per register but
-// cost a shuffle and two XORs, and it needs a second table of keys (the
-// ZMM kernel forms that table per call, where a call's steps repay it).
+// cost a shuffle and two XORs, and it needs a second table of keys.
 // The sums of both lanes are folded into one 128-bit value only once per
 // group (reduce()), then reduced with ghash_clmul.h's fold().
 //
-// The key holds H^1..H^32 (the ZMM kernel reduces once per 32 blocks); the
-// 16-block groups here use H^16..H^1, inputs of 1..3 blocks go through
-// hash_few on XMM registers.
+// Inputs of 1..3 blocks go through hash_few on XMM registers.
 //
 // A group of c < 16 blocks (a call's tail) uses the last c/2 power registers.
 // An odd c is taken as c + 1 blocks, the first a zero block: register 0 then
@@ -48,20 +45,12 @@ namespace hwc::x86_64::vpclmul {
 // Blocks per reduction, and power registers of two blocks each.
 inline constexpr size_t kGroup = 16;
 inline constexpr size_t kPowerRegs = kGroup / 2;
-// Powers of H the key holds: H^1..H^32, for aes-vaes-avx512's stitched
-// kernel (aes_vaes512_gcm.cpp), which reduces once per 32 blocks.
-inline constexpr size_t kPowers = 32;
 
-// What ghash-vpclmul-avx2's set_key leaves in GhashKey, all of it: the
-// powers H^32..H^1, each times x^-1 and reflected, in descending order,
-//   pw[c] = (H^(32-2c) x^-1 in lane 0, H^(31-2c) x^-1 in lane 1), c = 0..15.
-// Read as 64-byte units, 4 consecutive powers per ZMM register: unit m holds
-// H^(32-4m)..H^(29-4m), the powers of a 32-block step's register m. Read as
-// YMM, chunks kPowers/2 - kPowerRegs.. (pw_group16) are (H^16, H^15), ...,
-// (H^2, H^1), this file's 16-block groups; read as XMM, H^k is 16-byte
-// unit kPowers - k (power()).
-struct alignas(64) VpclmulKey {
-    __m256i pw[kPowers / 2];
+// What ghash-vpclmul-avx2's set_key leaves in GhashKey (the rest is unused):
+//   pw[m] = (H^(16-2m) x^-1 in lane 0, H^(15-2m) x^-1 in lane 1), reflected,
+// H^16..H^1 in descending order, so H^k is the 16-byte element 16 - k.
+struct VpclmulKey {
+    __m256i pw[kPowerRegs];
 };
 static_assert(sizeof(VpclmulKey) <= sizeof(GhashKey::bytes));
 static_assert(alignof(GhashKey) >= alignof(VpclmulKey));
@@ -71,11 +60,6 @@ inline const VpclmulKey& vpclmul_key(const GhashKey& k) {
     return *reinterpret_cast<const VpclmulKey*>(k.bytes);
 }
 inline VpclmulKey& vpclmul_key(GhashKey& k) { return *reinterpret_cast<VpclmulKey*>(k.bytes); }
-
-// H^k x^-1 (k = 1..kPowers), reflected.
-[[gnu::always_inline]] inline __m128i power(const VpclmulKey& key, size_t k) {
-    return _mm_load_si128(reinterpret_cast<const __m128i*>(key.pw) + (kPowers - k));
-}
 
 // y (reflected) updated by `nblocks` blocks at `in`, any count: 16 blocks per
 // reduction, then one group of the remaining 1..15. In ghash_vpclmul.cpp.
@@ -144,10 +128,10 @@ struct Acc2 {
     acc.hi = _mm256_xor_si256(acc.hi, clmul256<0x11>(a, b));
 }
 
-// acc += a * power register m of a 16-block group: (H^(16-2m), H^(15-2m)).
+// acc += a * power register m.
 [[gnu::always_inline]] inline void mul_acc_power2(Acc2& acc, __m256i a, const VpclmulKey& key,
                                                   size_t m) {
-    mul_acc2(acc, a, _mm256_load_si256(&key.pw[kPowers / 2 - kPowerRegs + m]));
+    mul_acc2(acc, a, _mm256_load_si256(&key.pw[m]));
 }
 
 [[gnu::always_inline]] inline __m128i lanes_xor(__m256i v) {
@@ -191,15 +175,16 @@ struct Acc2 {
 
 // y updated by n = 1..3 blocks at `in` on XMM registers, one reduction:
 // inputs shorter than a vector group (GCM's AAD and length blocks), where
-// lane folding would cost more than it saves. Schoolbook products, powers
-// read from the same table.
-[[gnu::always_inline]] inline __m128i hash_few(const VpclmulKey& key, __m128i y,
+// lane folding would cost more than it saves. Schoolbook products; the
+// powers come from a key's descending table pw of npowers elements (H^k is
+// pw[npowers - k]), this core's or ghash-vpclmul-avx512's.
+[[gnu::always_inline]] inline __m128i hash_few(const __m128i* pw, size_t npowers, __m128i y,
                                                const uint8_t* in, size_t n) {
     __m128i lo = _mm_setzero_si128(), mid = lo, hi = lo;
     for (size_t i = 0; i < n; ++i) {
         __m128i x = clmul::load_reflected(in + 16 * i);
         if (i == 0) x = _mm_xor_si128(x, y);
-        const __m128i h = power(key, n - i);
+        const __m128i h = _mm_load_si128(pw + (npowers - (n - i)));
         lo = _mm_xor_si128(lo, _mm_clmulepi64_si128(x, h, 0x00));
         mid = _mm_xor_si128(mid, _mm_xor_si128(_mm_clmulepi64_si128(x, h, 0x01),
                                                _mm_clmulepi64_si128(x, h, 0x10)));
