@@ -19,7 +19,8 @@
 # openssl speed counts user CPU time unless -elapsed is given.
 # Environment: HWCIPHER_SPEED_SECONDS (one run, default 2), HWCIPHER_SPEED_RUNS
 # (runs per provider, default 3), HWCIPHER_BENCH_NO_BUILD=1 (use build/native
-# as it is). Markdown on stdout.
+# as it is), HWCIPHER_SPEED_BUILD=<dir> (take hwcipher.so from another native
+# build directory, e.g. to compare two versions). Markdown on stdout.
 set -euo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -31,7 +32,7 @@ runs=${HWCIPHER_SPEED_RUNS:-3}
 if [[ "${HWCIPHER_BENCH_NO_BUILD:-0}" != 1 ]]; then
     bash scripts/build.sh native --target hwcipher >&2
 fi
-mod=$(bash scripts/openssl_module.sh "$release")
+mod=$(bash scripts/openssl_module.sh "$release" "${HWCIPHER_SPEED_BUILD:-$repo/build/native}")
 openssl=$repo/build/openssl-$release-amd64/bin/openssl
 version=$("$openssl" version | sed 's/ (Library:.*//')
 
