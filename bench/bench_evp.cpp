@@ -8,7 +8,7 @@
 //
 //   bench_evp --cipher AES-128-GCM --provider hwcipher --dir enc --bytes 1048576
 //             [--message N] [--aad N] [--update N] [--tag HEX] [--make-tag]
-//             [--no-final] [--mac CMAC] [--openssl-cpacf]
+//             [--no-final] [--rekey] [--mac CMAC] [--openssl-cpacf]
 //   bench_evp --provider hwcipher --cores
 //   bench_evp --provider default --offers AES-128-ECB,SM4-CFB8,...
 //
@@ -32,6 +32,8 @@
 //               per-update counts, where the final is the same in both runs
 //               of a pair and cancels anyway; AEAD decryption then needs no
 //               --tag
+//   --rekey     message mode as `openssl speed -aead` runs it: each message
+//               also sets the IV length (AEAD) and the key again, with its IV
 //   --mac NAME  a MAC (CMAC) instead of a cipher: EVP_MAC_fetch(NAME) with
 //               --cipher as its "cipher" parameter (e.g. AES-128-CBC); --dir
 //               is then ignored. Stream mode: init with the key, updates,
@@ -95,6 +97,7 @@ struct Options {
     bool cores_only = false;
     std::string offers; // comma-separated names
     bool no_final = false;
+    bool rekey = false;
     std::string mac;    // "": a cipher
     bool openssl_cpacf = false;
 };
@@ -126,6 +129,7 @@ Options parse(int argc, char** argv) {
         else if (a == "--cores") o.cores_only = true;
         else if (a == "--offers") o.offers = value();
         else if (a == "--no-final") o.no_final = true;
+        else if (a == "--rekey") o.rekey = true;
         else if (a == "--mac") o.mac = value();
         else if (a == "--openssl-cpacf") o.openssl_cpacf = true;
         else die("unknown argument " + a + " (see the comment at the top of bench/bench_evp.cpp)");
@@ -136,6 +140,7 @@ Options parse(int argc, char** argv) {
     if (o.cipher.empty()) die("--cipher is required");
     if (o.mac.empty() && o.dir != "enc" && o.dir != "dec") die("--dir must be enc or dec");
     if (o.no_final && (o.message || o.make_tag)) die("--no-final is for stream mode");
+    if (o.rekey && !o.message) die("--rekey is for message mode");
     size_t unit = o.message ? o.message : o.update;
     if (unit == 0 || o.bytes == 0 || o.bytes % unit != 0)
         die("--bytes must be a non-zero multiple of the update/message size");
@@ -474,7 +479,12 @@ struct Bench {
         }
         EVP_CIPHER_CTX* ctx = new_ctx(enc, false);
         for (size_t done = 0; done < o.bytes; done += n) {
-            check(EVP_CipherInit_ex(ctx, nullptr, nullptr, nullptr, iv.data(), enc),
+            if (o.rekey && aead)
+                check(EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_SET_IVLEN,
+                                          EVP_CIPHER_CTX_get_iv_length(ctx), nullptr),
+                      "EVP_CIPHER_CTX_ctrl (IV length)");
+            check(EVP_CipherInit_ex(ctx, nullptr, nullptr, o.rekey ? key.data() : nullptr,
+                                    iv.data(), enc),
                   "EVP_CipherInit_ex (IV)");
             if (aead && !enc) set_tag(ctx, tag); // CCM wants it before the data
             feed_aad(ctx, n);

@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
 // bench_x86: time every (cipher, mode, direction) hwcipher offers on x86_64,
-// at 16 KiB and at 64 bytes, through hwcipher (EVP, propq provider=hwcipher),
-// OpenSSL's default provider (EVP, provider=default) and libgcrypt (its
-// gcry_cipher API: the independent anchor), in one run. scripts/bench_x86.sh
+// at 16 KiB and at 64 bytes, in one run: hwcipher and OpenSSL's default
+// provider through EVP in this process (the system's libcrypto) and in one
+// peer process per newer OpenSSL release (bench_x86_peer.cpp), and libgcrypt
+// through its gcry_cipher API (the independent anchor). scripts/bench_x86.sh
 // builds and runs it; the tables go to stdout as Markdown.
 //
-//   bench_x86 [--modules DIR] [--ms N] [--batches N] [--reps N] [--only TEXT]
-//             [--chart FILE]
+//   bench_x86 [--modules DIR] [--peer CMD]... [--ms N] [--batches N] [--reps N]
+//             [--only TEXT] [--chart FILE]
 //
 //   --modules  where hwcipher.so is (else $OPENSSL_MODULES)
+//   --peer     a program that runs bench_x86_peer under another OpenSSL
+//              release (scripts/bench_x86.sh writes one per release)
 //   --ms       target time of one batch in ms (default 2)
 //   --batches  batches per repetition, the fastest kept (default 10)
 //   --reps     repetitions per runner, the median reported (default 3)
@@ -19,24 +22,36 @@
 // reads the thread's CPU time (CLOCK_THREAD_CPUTIME_ID) around them, so time
 // the thread spends descheduled is not counted; N is calibrated per runner to
 // about --ms. A repetition keeps the fastest of --batches batches (on a shared
-// machine, caches refilled after a context switch only ever add time), the
-// three runners of a case taking turns batch by batch; the figure reported is
-// the median of --reps repetitions.
+// machine, caches refilled after a context switch only ever add time), all
+// runners of a case taking turns batch by batch (a peer's batch runs while
+// this process waits for its answer, so never two at once); the figure
+// reported is the median of --reps repetitions.
 // Cycles are not counted (no PMU in this VM, perf_event gives "not
 // supported"): cycles/B = ns/B x an estimated clock, the rate of a chain of
 // dependent 64-bit adds (one per cycle), measured before and after the run.
 // Before timing, all runners of a case must produce the same output and tag.
+//
+// The ratio compares hwcipher with each other implementation in the same
+// libcrypto: a default provider with hwcipher loaded into that release's
+// libcrypto (EVP's own per-call cost differs between releases, and at 64
+// bytes it is most of the time), libgcrypt with hwcipher in this process.
+// The smallest of these ratios is shown, so it is hwcipher against the best
+// of all of them.
 #include <openssl/crypto.h>
 #include <openssl/err.h>
 #include <openssl/params.h>
 #include <openssl/provider.h>
 
 #include <gcrypt.h>
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <ctime>
 #include <string>
 #include <vector>
@@ -50,12 +65,6 @@ using bench::die;
 using bench::Runner;
 using bench::Shape;
 
-double cpu_ns() {
-    timespec ts{};
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return static_cast<double>(ts.tv_sec) * 1e9 + static_cast<double>(ts.tv_nsec);
-}
-
 // Clock in GHz: 64 dependent adds per iteration run at one per cycle; the
 // fastest of several trials (any interruption only slows a trial down).
 double estimate_ghz() {
@@ -63,35 +72,18 @@ double estimate_ghz() {
     double best = 0;
     for (int trial = 0; trial < 15; ++trial) {
         uint64_t x = 0;
-        const double t0 = cpu_ns();
+        const double t0 = bench::cpu_ns();
         for (unsigned i = 0; i < kIters; ++i)
             asm volatile(".rept 64\n\taddq $1, %0\n\t.endr" : "+r"(x));
-        const double t = cpu_ns() - t0;
+        const double t = bench::cpu_ns() - t0;
         best = std::max(best, 64.0 * kIters / t);
     }
     return best;
 }
 
-double time_units(Runner& r, size_t units) {
-    const double t0 = cpu_ns();
-    for (size_t i = 0; i < units; ++i) r.once();
-    return cpu_ns() - t0;
-}
-
-// Units for one measurement of about target_ns (this also warms up).
-size_t calibrate(Runner& r, double target_ns) {
-    size_t units = 1;
-    for (;;) {
-        const double t = time_units(r, units);
-        if (t >= 1e6 || units >= (size_t{1} << 28))
-            return std::max<size_t>(1, static_cast<size_t>(static_cast<double>(units) * target_ns /
-                                                           std::max(t, 1.0)));
-        units *= 4;
-    }
-}
-
 struct Options {
     std::string modules, only, chart;
+    std::vector<std::string> peers;
     double ms = 2;
     int reps = 3;
     int batches = 10;
@@ -104,6 +96,7 @@ Options parse(int argc, char** argv) {
         if (i + 1 >= argc) die(a + ": unknown or missing its value (see bench/bench_x86.cpp)");
         const char* v = argv[++i];
         if (a == "--modules") o.modules = v;
+        else if (a == "--peer") o.peers.push_back(v);
         else if (a == "--only") o.only = v;
         else if (a == "--chart") o.chart = v;
         else if (a == "--ms") o.ms = std::atof(v);
@@ -115,6 +108,125 @@ Options parse(int argc, char** argv) {
         die("--ms, --reps and --batches must be positive");
     return o;
 }
+
+// "OpenSSL 3.5.9 29 Sep 2026" -> "3.5".
+std::string release_of(const std::string& version) {
+    const size_t a = version.find(' ');
+    const size_t b = version.find('.', a + 1);
+    const size_t c = b == std::string::npos ? b : version.find('.', b + 1);
+    if (a == std::string::npos || c == std::string::npos) return version;
+    return version.substr(a + 1, c - a - 1);
+}
+
+// ---- peer processes ------------------------------------------------------------
+
+// A bench_x86_peer process (under another OpenSSL release) and its pipes.
+class Peer {
+public:
+    explicit Peer(const std::string& cmd) : cmd_(cmd) {
+        // Close-on-exec: a later peer must not inherit this one's pipe ends,
+        // or this one would never see EOF on its stdin.
+        int to[2], from[2];
+        if (pipe2(to, O_CLOEXEC) != 0 || pipe2(from, O_CLOEXEC) != 0) die("pipe");
+        pid_ = fork();
+        if (pid_ < 0) die("fork");
+        if (pid_ == 0) {
+            dup2(to[0], 0);
+            dup2(from[1], 1);
+            close(to[0]), close(to[1]), close(from[0]), close(from[1]);
+            execl(cmd.c_str(), cmd.c_str(), static_cast<char*>(nullptr));
+            std::fprintf(stderr, "bench_x86: cannot run %s: %s\n", cmd.c_str(), std::strerror(errno));
+            _exit(127);
+        }
+        close(to[0]), close(from[1]);
+        out_ = fdopen(to[1], "w");
+        in_ = fdopen(from[0], "r");
+        if (out_ == nullptr || in_ == nullptr) die("fdopen");
+        const std::string hello = read_line();
+        const size_t tab = hello.find('\t');
+        if (hello.rfind("hello ", 0) != 0 || tab == std::string::npos)
+            die(cmd + ": unexpected greeting '" + hello + "'");
+        version_ = hello.substr(6, tab - 6);
+        cores_ = hello.substr(tab + 1);
+    }
+    ~Peer() {
+        std::fclose(out_); // EOF: the peer exits
+        std::fclose(in_);
+        int status = 0;
+        waitpid(pid_, &status, 0);
+    }
+    Peer(const Peer&) = delete;
+    Peer& operator=(const Peer&) = delete;
+
+    const std::string& version() const { return version_; }
+    const std::string& cores() const { return cores_; }
+
+    std::string request(const std::string& line) {
+        std::fprintf(out_, "%s\n", line.c_str());
+        std::fflush(out_);
+        return read_line();
+    }
+
+private:
+    std::string read_line() {
+        char* buf = nullptr;
+        size_t cap = 0;
+        const ssize_t n = getline(&buf, &cap, in_);
+        std::string s = n > 0 ? std::string(buf, static_cast<size_t>(n)) : std::string();
+        std::free(buf);
+        if (n <= 0) die(cmd_ + " ended unexpectedly (see its messages above)");
+        while (!s.empty() && s.back() == '\n') s.pop_back();
+        return s;
+    }
+
+    std::string cmd_, version_, cores_;
+    pid_t pid_ = -1;
+    FILE* out_ = nullptr;
+    FILE* in_ = nullptr;
+};
+
+// One implementation of one case, wherever it runs.
+class Timed {
+public:
+    virtual ~Timed() = default;
+    virtual uint64_t digest() const = 0; // of its first unit's output (bench::Runner::digest)
+    virtual size_t calibrate(double target_ns) = 0;
+    virtual double time(size_t units) = 0;
+};
+
+class LocalTimed final : public Timed {
+public:
+    LocalTimed(std::unique_ptr<Runner> r, size_t len) : r_(std::move(r)), len_(len) { r_->once(); }
+    uint64_t digest() const override { return r_->digest(len_); }
+    size_t calibrate(double target_ns) override { return bench::calibrate(*r_, target_ns); }
+    double time(size_t units) override { return bench::time_units(*r_, units); }
+
+private:
+    std::unique_ptr<Runner> r_;
+    size_t len_;
+};
+
+class PeerTimed final : public Timed {
+public:
+    PeerTimed(Peer& p, int slot, uint64_t digest) : p_(p), slot_(slot), digest_(digest) {}
+    uint64_t digest() const override { return digest_; }
+    size_t calibrate(double target_ns) override {
+        return std::strtoull(request("cal", target_ns).c_str(), nullptr, 10);
+    }
+    double time(size_t units) override {
+        return std::strtod(request("time", static_cast<double>(units)).c_str(), nullptr);
+    }
+
+private:
+    std::string request(const char* verb, double arg) {
+        char line[64];
+        std::snprintf(line, sizeof line, "%s %d %.0f", verb, slot_, arg);
+        return p_.request(line);
+    }
+    Peer& p_;
+    int slot_;
+    uint64_t digest_;
+};
 
 // ---- the cases -------------------------------------------------------------------
 
@@ -202,26 +314,63 @@ std::string core_of(const std::string& report, const std::string& family) {
     return "?";
 }
 
-// ---- results and tables ----------------------------------------------------------
+// ---- implementations, results and tables -------------------------------------------
 
-enum { kHw, kDefault, kGcrypt, kImpls };
-constexpr const char* kImplNames[kImpls] = {"hwcipher", "default", "libgcrypt"};
+// Where implementations run: hosts[0] is this process (the system's
+// libcrypto, and libgcrypt), the others are peers.
+struct Host {
+    std::string release; // "3.0", "3.5", ...
+    std::string version;
+    std::string cores;   // hwcipher-cores report, "-" when hwcipher did not load
+    Peer* peer = nullptr;
+};
+
+enum class Lib { hwcipher, openssl, gcrypt };
+
+struct Impl {
+    Lib lib;
+    size_t host;
+};
+
+std::string impl_label(const Impl& im, const std::vector<Host>& hosts) {
+    switch (im.lib) {
+    case Lib::hwcipher: return "hwcipher in " + hosts[im.host].release;
+    case Lib::openssl: return "default " + hosts[im.host].release;
+    case Lib::gcrypt: break;
+    }
+    return "libgcrypt";
+}
 
 struct Row {
     Case c;
     std::string core;
-    double ns_per_byte[kImpls] = {NAN, NAN, NAN};
+    std::vector<double> ns_per_byte; // per Impl, NAN where not run
     bool mismatch = false;
 };
 
-// hwcipher's speed over the best other's (> 1: hwcipher is faster).
-double ratio(const Row& r, int* best = nullptr) {
+// The index of hwcipher's implementation in `host`, or -1.
+int hw_in(const std::vector<Impl>& impls, size_t host) {
+    for (size_t i = 0; i < impls.size(); ++i)
+        if (impls[i].lib == Lib::hwcipher && impls[i].host == host) return static_cast<int>(i);
+    return -1;
+}
+
+// hwcipher's speed over each other implementation's, hwcipher taken in that
+// one's libcrypto (libgcrypt: this process; a release without hwcipher: this
+// process too); the smallest, and whose (> 1: hwcipher is faster).
+double ratio(const Row& r, const std::vector<Impl>& impls, int* best = nullptr) {
+    double q = NAN;
     int b = -1;
-    for (int i : {kDefault, kGcrypt})
-        if (!std::isnan(r.ns_per_byte[i]) && (b < 0 || r.ns_per_byte[i] < r.ns_per_byte[b])) b = i;
+    for (size_t i = 0; i < impls.size(); ++i) {
+        if (impls[i].lib == Lib::hwcipher || std::isnan(r.ns_per_byte[i])) continue;
+        int h = hw_in(impls, impls[i].host);
+        if (h < 0 || std::isnan(r.ns_per_byte[static_cast<size_t>(h)])) h = hw_in(impls, 0);
+        if (h < 0 || std::isnan(r.ns_per_byte[static_cast<size_t>(h)])) continue;
+        const double x = r.ns_per_byte[i] / r.ns_per_byte[static_cast<size_t>(h)];
+        if (std::isnan(q) || x < q) q = x, b = static_cast<int>(i);
+    }
     if (best) *best = b;
-    if (b < 0 || std::isnan(r.ns_per_byte[kHw])) return NAN;
-    return r.ns_per_byte[b] / r.ns_per_byte[kHw];
+    return q;
 }
 
 std::string fmt(const char* f, double v) {
@@ -240,51 +389,134 @@ std::string cipher_of(const Case& c) {
     return c.evp_name.substr(0, c.evp_name.size() - c.mode.size() - 1);
 }
 
-std::string ratio_cell(const Row& r) {
+std::string ratio_cell(const Row& r, const std::vector<Impl>& impls,
+                       const std::vector<Host>& hosts) {
     int best = -1;
-    const double q = ratio(r, &best);
+    const double q = ratio(r, impls, &best);
     if (std::isnan(q)) return "—";
-    return fmt("%.2f", q) + " (" + (best == kDefault ? "default" : "libgcrypt") + ")" +
+    return fmt("%.2f", q) + " (" + impl_label(impls[static_cast<size_t>(best)], hosts) + ")" +
            (r.mismatch ? " !" : "");
 }
 
-void print_bulk_table(const std::vector<Row>& rows, size_t len, double ghz) {
-    std::printf("\n### %zu-byte %s\n\n", len, len >= 1024 ? "buffers" : "messages");
+void print_header(const std::vector<Impl>& impls, const std::vector<Host>& hosts,
+                  const char* unit, bool cycles) {
     std::printf("| cipher | mode | direction | hwcipher core");
-    for (const char* n : kImplNames) std::printf(" | %s ns/B | MiB/s | c/B", n);
+    for (const Impl& im : impls) std::printf(" | %s %s", impl_label(im, hosts).c_str(), unit);
+    if (cycles) std::printf(" | hwcipher c/B");
     std::printf(" | hwcipher ÷ best other |\n| --- | --- | --- | ---");
-    for (int i = 0; i < kImpls; ++i) std::printf(" | ---: | ---: | ---:");
+    for (size_t i = 0; i < impls.size() + (cycles ? 1 : 0); ++i) std::printf(" | ---:");
     std::printf(" | ---: |\n");
+}
+
+void print_row_start(const Row& r) {
+    std::printf("| %s | %s | %s | %s", cipher_of(r.c).c_str(), r.c.mode.c_str(),
+                dir_of(r.c).c_str(), r.core.c_str());
+}
+
+void print_bulk_table(const std::vector<Row>& rows, const std::vector<Impl>& impls,
+                      const std::vector<Host>& hosts, size_t len, double ghz) {
+    std::printf("\n### %zu-byte %s, ns/B\n\n", len, len >= 1024 ? "buffers" : "messages");
+    print_header(impls, hosts, "ns/B", true);
+    const int hw0 = hw_in(impls, 0);
     for (const Row& r : rows) {
         if (r.c.len != len) continue;
-        std::printf("| %s | %s | %s | %s", cipher_of(r.c).c_str(), r.c.mode.c_str(),
-                    dir_of(r.c).c_str(), r.core.c_str());
-        for (double ns : r.ns_per_byte)
-            std::printf(" | %s | %s | %s", fmt(ns < 1 ? "%.3f" : "%.2f", ns).c_str(),
-                        fmt("%.0f", 1e9 / ns / 1048576.0).c_str(),
-                        fmt(ns * ghz < 10 ? "%.2f" : "%.1f", ns * ghz).c_str());
-        std::printf(" | %s |\n", ratio_cell(r).c_str());
+        print_row_start(r);
+        for (double ns : r.ns_per_byte) std::printf(" | %s", fmt(ns < 1 ? "%.3f" : "%.2f", ns).c_str());
+        const double cb = r.ns_per_byte[static_cast<size_t>(hw0)] * ghz;
+        std::printf(" | %s | %s |\n", fmt(cb < 10 ? "%.2f" : "%.1f", cb).c_str(),
+                    ratio_cell(r, impls, hosts).c_str());
     }
 }
 
-void print_aead_table(const std::vector<Row>& rows, size_t len, double ghz) {
-    std::printf("\n### AEAD, one %zu-byte message (nonce + %zu B AAD + data + final + tag)\n\n",
+void print_aead_table(const std::vector<Row>& rows, const std::vector<Impl>& impls,
+                      const std::vector<Host>& hosts, size_t len) {
+    std::printf("\n### AEAD, one %zu-byte message (nonce + %zu B AAD + data + final + tag), "
+                "ns/msg\n\n",
                 len, bench::kAadLen);
-    std::printf("| cipher | mode | direction | hwcipher core");
-    for (const char* n : kImplNames) std::printf(" | %s ns/msg | cycles/msg", n);
-    std::printf(" | hwcipher ÷ best other |\n| --- | --- | --- | ---");
-    for (int i = 0; i < kImpls; ++i) std::printf(" | ---: | ---:");
-    std::printf(" | ---: |\n");
+    print_header(impls, hosts, "ns", false);
     for (const Row& r : rows) {
         if (r.c.len != len || r.c.shape != Shape::aead) continue;
-        std::printf("| %s | %s | %s | %s", cipher_of(r.c).c_str(), r.c.mode.c_str(),
-                    dir_of(r.c).c_str(), r.core.c_str());
-        for (double ns : r.ns_per_byte) {
-            const double msg = ns * static_cast<double>(len);
-            std::printf(" | %s | %s", fmt("%.0f", msg).c_str(), fmt("%.0f", msg * ghz).c_str());
-        }
-        std::printf(" | %s |\n", ratio_cell(r).c_str());
+        print_row_start(r);
+        for (double ns : r.ns_per_byte)
+            std::printf(" | %s", fmt("%.0f", ns * static_cast<double>(len)).c_str());
+        std::printf(" | %s |\n", ratio_cell(r, impls, hosts).c_str());
     }
+}
+
+// Times one case on every implementation; the row, or false if hwcipher
+// does not offer it.
+bool run_case(const Case& c, const Options& o, const std::vector<Host>& hosts,
+              const std::vector<Impl>& impls, Row& row) {
+    row.c = c;
+    row.ns_per_byte.assign(impls.size(), NAN);
+    std::vector<std::unique_ptr<Timed>> timed(impls.size());
+    for (size_t i = 0; i < impls.size(); ++i) {
+        const Impl& im = impls[i];
+        const Host& h = hosts[im.host];
+        if (im.lib == Lib::gcrypt) {
+            gcry_cipher_hd_t probe = nullptr;
+            if (gcry_cipher_open(&probe, c.gcry_algo, c.gcry_mode, 0) != 0) continue;
+            gcry_cipher_close(probe);
+            timed[i] = std::make_unique<LocalTimed>(bench::make_gcry_runner(c), c.len);
+            continue;
+        }
+        const char* provider = im.lib == Lib::hwcipher ? "hwcipher" : "default";
+        if (h.peer == nullptr) {
+            if (auto r = bench::open_evp(c, provider))
+                timed[i] = std::make_unique<LocalTimed>(std::move(r), c.len);
+            continue;
+        }
+        const int slot = static_cast<int>(i);
+        const std::string answer = h.peer->request("open " + std::to_string(slot) + " " +
+                                                   provider + " " + bench::encode_case(c));
+        if (answer == "absent") continue;
+        if (answer.rfind("ok ", 0) != 0) die("peer answered '" + answer + "'");
+        timed[i] = std::make_unique<PeerTimed>(*h.peer, slot,
+                                               std::strtoull(answer.c_str() + 3, nullptr, 16));
+    }
+    const int hw0 = hw_in(impls, 0);
+    if (!timed[static_cast<size_t>(hw0)]) {
+        std::fprintf(stderr, "bench_x86: hwcipher does not offer %s, skipped\n", c.evp_name.c_str());
+        for (const Host& h : hosts)
+            if (h.peer) h.peer->request("close");
+        return false;
+    }
+    row.core = core_of(hosts[0].cores, family_of(c.evp_name));
+    if (c.mode == "GCM") row.core += " + " + core_of(hosts[0].cores, "ghash");
+    // Same output and tag from every runner, or the row is flagged.
+    const uint64_t want = timed[static_cast<size_t>(hw0)]->digest();
+    for (size_t i = 0; i < impls.size(); ++i) {
+        if (timed[i] && timed[i]->digest() != want) {
+            row.mismatch = true;
+            std::fprintf(stderr, "bench_x86: %s %s %zu B: hwcipher and %s disagree\n",
+                         c.evp_name.c_str(), c.enc ? "enc" : "dec", c.len,
+                         impl_label(impls[i], hosts).c_str());
+        }
+    }
+    std::vector<size_t> units(impls.size());
+    for (size_t i = 0; i < impls.size(); ++i)
+        if (timed[i]) units[i] = timed[i]->calibrate(o.ms * 1e6);
+    // A repetition is the fastest of o.batches short batches (time lost to
+    // other processes only ever adds); the runners take turns batch by
+    // batch, so they see the same machine.
+    std::vector<std::vector<double>> t(impls.size());
+    for (int rep = 0; rep < o.reps; ++rep) {
+        std::vector<double> best(impls.size(), HUGE_VAL);
+        for (int b = 0; b < o.batches; ++b)
+            for (size_t i = 0; i < impls.size(); ++i)
+                if (timed[i]) best[i] = std::min(best[i], timed[i]->time(units[i]));
+        for (size_t i = 0; i < impls.size(); ++i)
+            if (timed[i]) t[i].push_back(best[i]);
+    }
+    for (size_t i = 0; i < impls.size(); ++i) {
+        if (!timed[i]) continue;
+        std::sort(t[i].begin(), t[i].end());
+        const double bytes = static_cast<double>(units[i]) * static_cast<double>(c.len);
+        row.ns_per_byte[i] = t[i][t[i].size() / 2] / bytes;
+    }
+    for (const Host& h : hosts)
+        if (h.peer) h.peer->request("close");
+    return true;
 }
 
 } // namespace
@@ -306,8 +538,26 @@ int main(int argc, char** argv) {
     };
     if (OSSL_PROVIDER_get_params(hw, params) != 1 || report == nullptr)
         die("reading hwcipher's hwcipher-cores parameter");
-    const std::string cores = report;
     const std::string gcry = bench::gcry_setup();
+
+    std::vector<Host> hosts;
+    const std::string local_version = OpenSSL_version(OPENSSL_VERSION);
+    hosts.push_back({release_of(local_version), local_version, report, nullptr});
+    std::vector<std::unique_ptr<Peer>> peers;
+    for (const std::string& cmd : o.peers) {
+        peers.push_back(std::make_unique<Peer>(cmd));
+        Peer& p = *peers.back();
+        hosts.push_back({release_of(p.version()), p.version(), p.cores(), &p});
+        if (p.cores() != "-" && p.cores() != hosts[0].cores)
+            std::fprintf(stderr, "bench_x86: hwcipher in %s chose %s, here %s\n",
+                         p.version().c_str(), p.cores().c_str(), hosts[0].cores.c_str());
+    }
+    std::vector<Impl> impls;
+    for (size_t h = 0; h < hosts.size(); ++h) {
+        if (hosts[h].cores != "-") impls.push_back({Lib::hwcipher, h});
+        impls.push_back({Lib::openssl, h});
+    }
+    impls.push_back({Lib::gcrypt, 0});
 
     const double ghz_before = estimate_ghz();
     std::vector<Row> rows;
@@ -316,91 +566,36 @@ int main(int argc, char** argv) {
         for (const Case& c : all_cases(len)) {
             if (!o.only.empty() && c.evp_name.find(o.only) == std::string::npos) continue;
             Row row;
-            row.c = c;
-            std::unique_ptr<Runner> runners[kImpls];
-            const char* props[2] = {"provider=hwcipher", "provider=default"};
-            for (int i : {kHw, kDefault}) {
-                EVP_CIPHER* ciph = EVP_CIPHER_fetch(nullptr, c.evp_name.c_str(), props[i]);
-                if (ciph == nullptr) continue;
-                const char* from = OSSL_PROVIDER_get0_name(EVP_CIPHER_get0_provider(ciph));
-                if (from == nullptr || std::string(from) != kImplNames[i])
-                    die(c.evp_name + " came from provider " + (from ? from : "?") + ", not " +
-                        kImplNames[i]);
-                runners[i] = bench::make_evp_runner(c, ciph);
-                EVP_CIPHER_free(ciph);  // the context keeps its own reference
-            }
-            ERR_clear_error();  // failed fetches only mean "not offered"
-            if (!runners[kHw]) {
-                std::fprintf(stderr, "bench_x86: hwcipher does not offer %s, skipped\n",
-                             c.evp_name.c_str());
-                continue;
-            }
-            row.core = core_of(cores, family_of(c.evp_name));
-            if (c.mode == "GCM") row.core += " + " + core_of(cores, "ghash");
-            gcry_cipher_hd_t probe = nullptr;
-            if (gcry_cipher_open(&probe, c.gcry_algo, c.gcry_mode, 0) == 0) {
-                gcry_cipher_close(probe);
-                runners[kGcrypt] = bench::make_gcry_runner(c);
-            }
-            // Same output and tag from every runner, or the row is flagged.
-            for (auto& r : runners)
-                if (r) r->once();
-            for (int i : {kDefault, kGcrypt}) {
-                if (!runners[i]) continue;
-                const auto& a = runners[kHw]->output();
-                const auto& b = runners[i]->output();
-                if (!std::equal(a.begin(), a.begin() + static_cast<long>(c.len), b.begin()) ||
-                    runners[kHw]->tag() != runners[i]->tag()) {
-                    row.mismatch = true;
-                    std::fprintf(stderr, "bench_x86: %s %s %zu B: hwcipher and %s disagree\n",
-                                 c.evp_name.c_str(), c.enc ? "enc" : "dec", c.len, kImplNames[i]);
-                }
-            }
-            size_t units[kImpls] = {};
-            for (int i = 0; i < kImpls; ++i)
-                if (runners[i]) units[i] = calibrate(*runners[i], o.ms * 1e6);
-            // A repetition is the fastest of o.batches short batches (time
-            // lost to other processes only ever adds); the runners take
-            // turns batch by batch, so they see the same machine.
-            std::vector<double> t[kImpls];
-            for (int rep = 0; rep < o.reps; ++rep) {
-                double best[kImpls] = {HUGE_VAL, HUGE_VAL, HUGE_VAL};
-                for (int b = 0; b < o.batches; ++b)
-                    for (int i = 0; i < kImpls; ++i)
-                        if (runners[i])
-                            best[i] = std::min(best[i], time_units(*runners[i], units[i]));
-                for (int i = 0; i < kImpls; ++i)
-                    if (runners[i]) t[i].push_back(best[i]);
-            }
-            for (int i = 0; i < kImpls; ++i) {
-                if (!runners[i]) continue;
-                std::sort(t[i].begin(), t[i].end());
-                const double bytes = static_cast<double>(units[i]) * static_cast<double>(len);
-                row.ns_per_byte[i] = t[i][t[i].size() / 2] / bytes;
-            }
-            rows.push_back(row);
+            if (run_case(c, o, hosts, impls, row)) rows.push_back(std::move(row));
         }
     }
     const double ghz_after = estimate_ghz();
     const double ghz = (ghz_before + ghz_after) / 2;
 
-    std::printf("Measured in one run by bench/bench_x86 (scripts/bench_x86.sh): %s; %s;\n"
-                "hwcipher cores: %s.\n",
-                OpenSSL_version(OPENSSL_VERSION), gcry.c_str(), cores.c_str());
+    std::printf("Measured in one run by bench/bench_x86 (scripts/bench_x86.sh): %s (this "
+                "process)",
+                local_version.c_str());
+    for (size_t h = 1; h < hosts.size(); ++h)
+        std::printf(", %s (a peer process on its own loader%s)", hosts[h].version.c_str(),
+                    hosts[h].cores == "-" ? "; hwcipher not loaded" : "");
+    std::printf(";\n%s;\nhwcipher cores: %s.\n", gcry.c_str(), hosts[0].cores.c_str());
     std::printf(
         "Median of %d repetitions, each the fastest of %d batches of about %.0f ms of thread\n"
-        "CPU time, the implementations taking turns batch by batch; cycles/B = ns/B x %.2f GHz,\n"
+        "CPU time, all implementations taking turns batch by batch; c/B = ns/B x %.2f GHz,\n"
         "the clock estimated from a chain of dependent adds (%.2f before, %.2f after the run;\n"
         "no cycle counter available). Bulk modes: one update per buffer on a running context;\n"
         "XTS: each buffer is a data unit with its own tweak; AEAD (OCB, GCM, CCM): each buffer\n"
-        "is a whole message with a 12-byte nonce, %zu B of AAD and a %zu-byte tag. Ratio:\n"
-        "hwcipher's speed over the faster of the other two (named); > 1 means hwcipher is\n"
-        "faster. \"!\": the outputs differed (see stderr). %.0f s.\n",
+        "is a whole message with a 12-byte nonce, %zu B of AAD and a %zu-byte tag.\n"
+        "\"hwcipher in R\": hwcipher through EVP in OpenSSL R's libcrypto; \"default R\": that\n"
+        "release's default provider. Ratio: hwcipher's speed over each other implementation's,\n"
+        "hwcipher taken in the same libcrypto (libgcrypt: in %s), the smallest shown and named;\n"
+        "> 1 means hwcipher is faster than all of them. \"!\": the outputs differed (see\n"
+        "stderr). %.0f s.\n",
         o.reps, o.batches, o.ms, ghz, ghz_before, ghz_after, bench::kAadLen, bench::kTagLen,
-        std::time(nullptr) - start);
-    print_bulk_table(rows, 16384, ghz);
-    print_bulk_table(rows, 64, ghz);
-    print_aead_table(rows, 64, ghz);
+        hosts[0].release.c_str(), std::time(nullptr) - start);
+    print_bulk_table(rows, impls, hosts, 16384, ghz);
+    print_bulk_table(rows, impls, hosts, 64, ghz);
+    print_aead_table(rows, impls, hosts, 64);
 
     if (!o.chart.empty()) {
         FILE* f = std::fopen(o.chart.c_str(), "w");
@@ -410,14 +605,15 @@ int main(int argc, char** argv) {
             double small = NAN;
             for (const Row& s : rows)
                 if (s.c.len == 64 && s.c.evp_name == r.c.evp_name && s.c.enc == r.c.enc)
-                    small = ratio(s);
+                    small = ratio(s, impls);
             const std::string label =
                 r.c.evp_name + (dir_of(r.c) == "enc = dec" ? "" : r.c.enc ? " enc" : " dec");
             auto num = [](double v) { return std::isnan(v) ? std::string("?") : fmt("%.3f", v); };
-            std::fprintf(f, "\"%s\" %s %s\n", label.c_str(), num(ratio(r)).c_str(),
+            std::fprintf(f, "\"%s\" %s %s\n", label.c_str(), num(ratio(r, impls)).c_str(),
                          num(small).c_str());
         }
         std::fclose(f);
     }
+    peers.clear(); // the peers see EOF and exit
     return 0;
 }

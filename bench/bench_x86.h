@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
-// bench_x86: shared declarations of its two units. bench_x86_runners.cpp
-// drives one (cipher, mode, direction, length) case through EVP (hwcipher or
-// the default provider) or through libgcrypt's gcry_cipher API;
-// bench_x86.cpp times the runners and prints the tables.
+// bench_x86: shared declarations of its units.
+//   bench_x86_common.cpp  cases as text, output digests, the timing loop;
+//   bench_x86_evp.cpp     one case driven through EVP (hwcipher or the
+//                         default provider of the libcrypto it is linked to);
+//   bench_x86_gcry.cpp    one case driven through libgcrypt's gcry_cipher API;
+//   bench_x86.cpp         the driver: times everything, prints the tables;
+//   bench_x86_peer.cpp    a helper process that runs EVP cases under another
+//                         OpenSSL release on the driver's request.
 #pragma once
 
 #include <openssl/evp.h>
@@ -38,12 +42,22 @@ struct Case {
     size_t len = 0;        // bytes per unit
 };
 
+// One line of text (no newline) and back: how the driver hands a case to a
+// peer process. decode_case dies on a malformed line.
+std::string encode_case(const Case& c);
+Case decode_case(const std::string& line);
+
 inline constexpr size_t kAadLen = 16;
 inline constexpr size_t kTagLen = 16;
 inline constexpr size_t kNonceLen = 12;
 
 // Deterministic bytes, the same in every runner.
 std::vector<unsigned char> pattern(size_t n, unsigned seed);
+// The IV (or tweak, or counter block; AEAD: its first kNonceLen bytes) and
+// the AAD of every case. Keys are pattern(keylen, 1): XTS keys get two
+// different halves, since a pattern never repeats within 64 bytes.
+inline std::vector<unsigned char> iv_pattern() { return pattern(16, 3); }
+inline std::vector<unsigned char> aad_pattern() { return pattern(kAadLen, 5); }
 
 class Runner {
 public:
@@ -55,6 +69,9 @@ public:
     // the runners of one case are compared on it before being timed.
     const std::vector<unsigned char>& output() const { return out_; }
     const std::vector<unsigned char>& tag() const { return tag_; }
+    // A 64-bit digest (FNV-1a) of the first `len` output bytes and the tag:
+    // what a peer process reports instead of the bytes.
+    uint64_t digest(size_t len) const;
 
 protected:
     std::vector<unsigned char> in_, out_, tag_;
@@ -64,8 +81,20 @@ protected:
 std::unique_ptr<Runner> make_evp_runner(const Case& c, EVP_CIPHER* cipher);
 std::unique_ptr<Runner> make_gcry_runner(const Case& c);
 
+// Fetches c's cipher with "provider=<provider>" and checks that provider
+// served it; nullptr (and the error queue cleared) when it has none.
+std::unique_ptr<Runner> open_evp(const Case& c, const std::string& provider);
+
 // libgcrypt set-up (version check, no secure memory); returns its version
 // and the hardware features it detected.
 std::string gcry_setup();
+
+// ---- timing (thread CPU time, so time spent descheduled is not counted) ---------
+
+double cpu_ns();
+// Thread CPU time of `units` calls of r.once().
+double time_units(Runner& r, size_t units);
+// Units for one batch of about target_ns (this also warms up).
+size_t calibrate(Runner& r, double target_ns);
 
 } // namespace bench

@@ -74,6 +74,7 @@ constexpr const GhashCore* kGhashCores[] = {
     &aarch64::ghash_pmull,
 #endif
 #if defined(__x86_64__)
+    &x86_64::ghash_vpclmul_avx512,
     &x86_64::ghash_vpclmul_avx2,
     &x86_64::ghash_clmul,
 #endif

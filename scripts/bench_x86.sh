@@ -1,13 +1,18 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# The x86_64 benchmark (issue #6, item 7): in one run, every (cipher, mode,
-# direction) hwcipher offers, at 16 KiB and at 64 bytes, timed through
-#   - hwcipher via EVP (fetched with provider=hwcipher, from build/native),
-#   - OpenSSL's default provider via EVP (provider=default),
+# The x86_64 benchmark (issue #6, item 7; newer releases: issue #14): in one
+# run, every (cipher, mode, direction) hwcipher offers, at 16 KiB and at 64
+# bytes, timed through
+#   - hwcipher via EVP (fetched with provider=hwcipher, from build/native) and
+#     OpenSSL's default provider via EVP (provider=default), both in the
+#     system's libcrypto (Debian 12: 3.0) and in each newer release
+#     scripts/openssl_release.sh can get (3.5, 3.6, 4.0), each release in a
+#     peer process on its own loader (bench/bench_x86_peer.cpp);
 #   - libgcrypt through its own gcry_cipher API (the independent anchor),
-# as ns/B, MiB/s and cycles/B, with hwcipher's speed over the faster of the
-# other two per row, then a PNG bar chart of those ratios. A benchmark, not a
-# test: it fails only when something could not run.
+# as ns/B (and hwcipher's cycles/B), with hwcipher's speed over the best of
+# the others per row, then a PNG bar chart of those ratios. A benchmark, not
+# a test: it fails only when something could not run (a release that cannot
+# be fetched is left out, with a message).
 #
 #   scripts/bench_x86.sh           # Markdown on stdout, progress on stderr
 #
@@ -19,7 +24,9 @@
 # expose a cycle counter. Before timing, every implementation of a case must
 # give the same output and tag.
 #
-# Environment: HWCIPHER_BENCH_MS (one batch, default 2), HWCIPHER_BENCH_ONLY (a
+# Environment: HWCIPHER_BENCH_OPENSSL (the newer releases, default "3.5 3.6
+# 4.0"; empty: only the system's), HWCIPHER_BENCH_MS (one batch, default 2),
+# HWCIPHER_BENCH_ONLY (a
 # substring of the EVP name, e.g. AES-128-GCM, to run a subset),
 # HWCIPHER_BENCH_PNG (default bench/results/x86_64-ratios.png),
 # HWCIPHER_BENCH_BUILD (build directory, default build/native, built with
@@ -58,8 +65,26 @@ mkdir -p "$(dirname "$png")"
 args=(--modules "$build" --ms "${HWCIPHER_BENCH_MS:-2}" --chart "$out/ratios.dat")
 [[ -n "${HWCIPHER_BENCH_ONLY:-}" ]] && args+=(--only "$HWCIPHER_BENCH_ONLY")
 
+# One peer per newer release: a wrapper that runs bench_x86_peer (with the
+# hwcipher.so that loads there: scripts/openssl_module.sh) on that release's
+# loader and libraries.
+for rel in ${HWCIPHER_BENCH_OPENSSL-3.5 3.6 4.0}; do
+    if ! mod=$(bash scripts/openssl_module.sh "$rel" "$build"); then
+        echo "bench_x86.sh: OpenSSL $rel is not available here; left out" >&2
+        continue
+    fi
+    peer=$out/peer-$rel.sh
+    cat > "$peer" <<EOF
+#!/usr/bin/env bash
+source "$repo/build/openssl-$rel-amd64/env.sh"
+exec "\${OSSL_RUN[@]}" "$mod/bench/bench_x86_peer" --modules "$mod"
+EOF
+    chmod +x "$peer"
+    args+=(--peer "$peer")
+done
+
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
-echo "bench_x86.sh: running (1-3 minutes; load average: $load_before)" >&2
+echo "bench_x86.sh: running (2-5 minutes; load average: $load_before)" >&2
 # No configuration file, no inherited core override: exactly what the
 # module picks on this CPU.
 env -u OPENSSL_CONF -u HWCIPHER_CORES "$build/bench/bench_x86" "${args[@]}" > "$out/bench-x86.md"
@@ -79,7 +104,7 @@ width=$(( rows * 22 + 200 ))
 gnuplot <<EOF
 set terminal pngcairo size $width,720 font ",9"
 set output "$png"
-set title "hwcipher speed / best of (OpenSSL default provider, libgcrypt), same run;\
+set title "hwcipher speed / best of (OpenSSL default providers, libgcrypt), same run;\
  > 1 = hwcipher faster"
 set datafile missing "?"
 set style data histograms

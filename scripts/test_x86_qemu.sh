@@ -158,8 +158,9 @@ if [[ -n "$emu" ]]; then
         flags=" $(grep -m1 '^flags' /proc/cpuinfo | cut -d: -f2) "
         sm4_ghash="sm4=sm4-gfni-avx2,twofish=twofish-avx2,ghash=ghash-vpclmul-avx2"
         emu_runs=("aes=aes-vaes-avx2,$sm4_ghash")
+        zmm_ghash=${sm4_ghash/sm4-gfni-avx2/sm4-gfni-avx512}
         [[ "$flags" == *" avx512f "* && "$flags" == *" avx512bw "* && "$flags" == *" avx512vl "* ]] &&
-            emu_runs+=("aes=aes-vaes-avx512,${sm4_ghash/sm4-gfni-avx2/sm4-gfni-avx512}")
+            emu_runs+=("aes=aes-vaes-avx512,${zmm_ghash/ghash-vpclmul-avx2/ghash-vpclmul-avx512}")
         for cores in "${emu_runs[@]}"; do
             label=${cores%%,*}
             run "emulated-${label#aes=aes-}" "$cores" "*" env HWCIPHER_CORES="$cores"

@@ -611,35 +611,45 @@ TEST_P(CoreEquivalence, StitchedGcmKernels) {
             uint8_t h[B] = {};
             c->encrypt_blocks(*ks, h, h, 1);
             g.set_key(*hk, h);
-            for (size_t n : block_counts()) {
-                for (bool enc : {true, false}) {
-                    for (bool in_place : {false, true}) {
-                        SCOPED_TRACE(std::string(c->name) + "+" + g.name + " key " +
-                                     std::to_string(klen) + (enc ? " gcm enc" : " gcm dec") +
-                                     " n=" + std::to_string(n) + (in_place ? " in-place" : ""));
-                        Bytes in = random_bytes(n * B), y0 = random_bytes(B), ctr0 = random_bytes(B);
-                        // Low 32 bits chosen so the field does not wrap inside the call
-                        // (the caller's guarantee), but does carry across bytes.
-                        ctr0[12] = 0x00; ctr0[13] = 0xff; ctr0[14] = 0xff; ctr0[15] = 0xf0;
-                        // Reference: one keystream block at a time, GHASH over the ciphertext.
-                        Bytes want(n * B), ctr_w = ctr0, y_w = y0;
-                        for (size_t i = 0; i < n; ++i) {
-                            uint8_t k[B];
-                            c->encrypt_blocks(*ks, ctr_w.data(), k, 1);
-                            inc32(ctr_w.data());
-                            xor16(want.data() + i * B, in.data() + i * B, k);
-                            g.update(*hk, y_w.data(), enc ? want.data() + i * B : in.data() + i * B, 1);
+            // Low 32 bits of the counter chosen so the field does not wrap
+            // inside the call (the caller's guarantee), but does carry across
+            // bytes: from 0x00fffff0, and from 0x000001e0, where a 32-block
+            // step ends exactly at a carry of the last byte.
+            for (const uint8_t low : {uint8_t{0xf0}, uint8_t{0xe0}}) {
+                for (size_t n : block_counts()) {
+                    for (bool enc : {true, false}) {
+                        for (bool in_place : {false, true}) {
+                            SCOPED_TRACE(std::string(c->name) + "+" + g.name + " key " +
+                                         std::to_string(klen) + (enc ? " gcm enc" : " gcm dec") +
+                                         " n=" + std::to_string(n) + (in_place ? " in-place" : "") +
+                                         " ctr low byte " + std::to_string(low));
+                            Bytes in = random_bytes(n * B), y0 = random_bytes(B),
+                                  ctr0 = random_bytes(B);
+                            ctr0[12] = 0x00;
+                            ctr0[13] = low == 0xf0 ? 0xff : 0x00;
+                            ctr0[14] = low == 0xf0 ? 0xff : 0x01;
+                            ctr0[15] = low;
+                            // Reference: one keystream block at a time, GHASH over the ciphertext.
+                            Bytes want(n * B), ctr_w = ctr0, y_w = y0;
+                            for (size_t i = 0; i < n; ++i) {
+                                uint8_t k[B];
+                                c->encrypt_blocks(*ks, ctr_w.data(), k, 1);
+                                inc32(ctr_w.data());
+                                xor16(want.data() + i * B, in.data() + i * B, k);
+                                g.update(*hk, y_w.data(),
+                                         enc ? want.data() + i * B : in.data() + i * B, 1);
+                            }
+                            Bytes got = in_place ? in : Bytes(n * B), ctr_g = ctr0, y_g = y0;
+                            const uint8_t* src = in_place ? got.data() : in.data();
+                            GcmFn fn = gcm_kernel(*c, g, enc);
+                            ASSERT_NE(fn, nullptr);
+                            fn(*ks, *hk, ctr_g.data(), y_g.data(), src, got.data(), n);
+                            EXPECT_EQ(to_hex(got), to_hex(want));
+                            EXPECT_EQ(to_hex(ctr_g), to_hex(ctr_w)) << "counter";
+                            EXPECT_EQ(to_hex(y_g), to_hex(y_w)) << "ghash";
+                            if (HasFailure()) return;
+                            ++checks;
                         }
-                        Bytes got = in_place ? in : Bytes(n * B), ctr_g = ctr0, y_g = y0;
-                        const uint8_t* src = in_place ? got.data() : in.data();
-                        GcmFn fn = gcm_kernel(*c, g, enc);
-                        ASSERT_NE(fn, nullptr);
-                        fn(*ks, *hk, ctr_g.data(), y_g.data(), src, got.data(), n);
-                        EXPECT_EQ(to_hex(got), to_hex(want));
-                        EXPECT_EQ(to_hex(ctr_g), to_hex(ctr_w)) << "counter";
-                        EXPECT_EQ(to_hex(y_g), to_hex(y_w)) << "ghash";
-                        if (HasFailure()) return;
-                        ++checks;
                     }
                 }
             }

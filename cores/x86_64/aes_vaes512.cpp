@@ -3,7 +3,7 @@
 // per ZMM register, 32 blocks in flight) for the parallel modes: ECB, CBC and
 // CFB decryption, CTR, XTS (IEEE 1619 and GB/T 17964) and OCB, and stitched
 // GCM with VPCLMULQDQ GHASH on ZMM (aes_vaes512_gcm.cpp, paired with
-// ghash-vpclmul-avx2's key layout); the serial modes and key setup are
+// ghash-vpclmul-avx512's key layout); the serial modes and key setup are
 // aes-aesni's, as in aes-vaes-avx2 (aes_ni_forward.h says why), so the key
 // schedule is AesNiKey.
 //
@@ -527,9 +527,9 @@ extern const BlockCore aes_vaes_avx512 = {
     .ocb_encrypt = zmm_ocb<true>,
     .ocb_decrypt = zmm_ocb<false>,
     // Stitched GCM on ZMM (aes_vaes512_gcm.cpp), which reads
-    // ghash-vpclmul-avx2's GhashKey layout; that core's `needs` (VPCLMULQDQ,
+    // ghash-vpclmul-avx512's GhashKey layout; that core's `needs` (VPCLMULQDQ,
     // PCLMULQDQ) guard the kernel, which runs only with it.
-    .gcm_ghash = &ghash_vpclmul_avx2,
+    .gcm_ghash = &ghash_vpclmul_avx512,
     .gcm_encrypt = vaes512::gcm_encrypt,
     .gcm_decrypt = vaes512::gcm_decrypt,
     .ccm_encrypt = ni_ccm_encrypt,

@@ -29,7 +29,7 @@
 namespace hwc::x86_64::vaes512 {
 
 // Stitched GCM kernels (aes_vaes512_gcm.cpp, -mvpclmulqdq -mpclmul added),
-// for ghash-vpclmul-avx2's key layout; contract GcmFn.
+// for ghash-vpclmul-avx512's key layout; contract GcmFn.
 void gcm_encrypt(const KeySchedule& ks, const GhashKey& hk, uint8_t ctr[kBlockSize],
                  uint8_t y[kBlockSize], const uint8_t* in, uint8_t* out, size_t nblocks);
 void gcm_decrypt(const KeySchedule& ks, const GhashKey& hk, uint8_t ctr[kBlockSize],

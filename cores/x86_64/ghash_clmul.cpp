@@ -38,39 +38,20 @@ namespace {
 
 using namespace clmul;
 
-// a * b mod P for key setup, both reflected and neither carrying x^-1: the
-// raw product is a * b * x, so it is shifted left by one bit (one factor x
-// back out) before the fold.
-__m128i gmul(__m128i a, __m128i b) {
-    Acc acc = acc_zero();
-    mul_acc(acc, a, b, halves_xor(b));
-    const __m128i mid = _mm_xor_si128(acc.mid, _mm_xor_si128(acc.lo, acc.hi));
-    const __m128i wlo = _mm_xor_si128(acc.lo, _mm_slli_si128(mid, 8));
-    const __m128i whi = _mm_xor_si128(acc.hi, _mm_srli_si128(mid, 8));
-    const __m128i clo = _mm_srli_epi64(wlo, 63);
-    const __m128i chi = _mm_srli_epi64(whi, 63);
-    const __m128i lo = _mm_or_si128(_mm_slli_epi64(wlo, 1), _mm_slli_si128(clo, 8));
-    const __m128i hi = _mm_or_si128(_mm_or_si128(_mm_slli_epi64(whi, 1), _mm_slli_si128(chi, 8)),
-                                    _mm_srli_si128(clo, 8));
-    return fold(hi, lo);
-}
-
-// Stored powers are H^i * x^-1, with x^-1 = x^127 + x^6 + x + 1 (x times it
-// is P + 1), so bulk products come out right without the one-bit shift. Only
-// the first needs gmul: a bulk product of two stored powers is
-// (H^i x^-1)(H^j x^-1) x = H^(i+j) x^-1, another stored power. The powers
-// are formed in a tree (depth 3 after H^1, not 7): key setup is on the
-// per-message path of callers that re-key every message.
+// Only the first power needs first_power's shifting multiply: a bulk
+// product of two stored powers is (H^i x^-1)(H^j x^-1) x = H^(i+j) x^-1,
+// another stored power (ghash_clmul.h). The powers are formed in a tree
+// (depth 3 after H^1, not 7): key setup is on the per-message path of
+// callers that re-key every message.
 void ghash_set_key(GhashKey& key, const uint8_t h[16]) {
     static_assert(kAggregate == 8);
-    const __m128i x_inv = _mm_set_epi64x(static_cast<long long>(0xc200000000000000ull), 1);
     auto mul = [](__m128i a, __m128i b) {
         Acc acc = acc_zero();
         mul_acc(acc, a, b, halves_xor(b));
         return reduce(acc);
     };
     __m128i p[kAggregate];
-    p[0] = gmul(load_reflected(h), x_inv);
+    p[0] = first_power(h);
     p[1] = mul(p[0], p[0]);
     p[2] = mul(p[1], p[0]);
     p[3] = mul(p[1], p[1]);

@@ -135,6 +135,27 @@ struct Acc {
     return fold(hi, lo);
 }
 
+// H * x^-1 (reflected) from h = E_K(0^128) in GCM's byte order: the first
+// stored power. x^-1 = x^127 + x^6 + x + 1 (x times it is P + 1), so bulk
+// products of stored powers need no one-bit shift. This one product is of
+// two values without x^-1, so the raw product (a b x) is shifted left by
+// one bit (one factor x back out) before the fold.
+[[gnu::always_inline]] inline __m128i first_power(const uint8_t h[16]) {
+    const __m128i a = load_reflected(h);
+    const __m128i b = _mm_set_epi64x(static_cast<long long>(0xc200000000000000ull), 1);
+    Acc acc = acc_zero();
+    mul_acc(acc, a, b, halves_xor(b));
+    const __m128i mid = _mm_xor_si128(acc.mid, _mm_xor_si128(acc.lo, acc.hi));
+    const __m128i wlo = _mm_xor_si128(acc.lo, _mm_slli_si128(mid, 8));
+    const __m128i whi = _mm_xor_si128(acc.hi, _mm_srli_si128(mid, 8));
+    const __m128i clo = _mm_srli_epi64(wlo, 63);
+    const __m128i chi = _mm_srli_epi64(whi, 63);
+    const __m128i lo = _mm_or_si128(_mm_slli_epi64(wlo, 1), _mm_slli_si128(clo, 8));
+    const __m128i hi = _mm_or_si128(_mm_or_si128(_mm_slli_epi64(whi, 1), _mm_slli_si128(chi, 8)),
+                                    _mm_srli_si128(clo, 8));
+    return fold(hi, lo);
+}
+
 } // namespace
 
 } // namespace hwc::x86_64::clmul

@@ -18,9 +18,12 @@ extern const BlockCore aes_ni;
 // aes-aesni's kernels for the serial ones (aes_vaes.cpp, aes_vaes_gcm.cpp).
 extern const BlockCore aes_vaes_avx2;
 // "aes-vaes-avx512": VAES on ZMM (32 blocks in flight) for the parallel modes,
-// stitched GCM with VPCLMULQDQ on ZMM paired with ghash-vpclmul-avx2,
+// stitched GCM with VPCLMULQDQ on ZMM paired with ghash-vpclmul-avx512,
 // aes-aesni's serial kernels (aes_vaes512.cpp, aes_vaes512_gcm.cpp).
 extern const BlockCore aes_vaes_avx512;
+// "ghash-vpclmul-avx512": VPCLMULQDQ on ZMM, 32 blocks per reduction
+// (ghash_vpclmul512.cpp).
+extern const GhashCore ghash_vpclmul_avx512;
 // "ghash-vpclmul-avx2": VPCLMULQDQ on YMM, 16 blocks per reduction (ghash_vpclmul.cpp).
 extern const GhashCore ghash_vpclmul_avx2;
 // "ghash-clmul": PCLMULQDQ, 8 blocks per reduction (ghash_clmul.cpp).

@@ -42,6 +42,7 @@ bool KeyedCtx::set_key(const uint8_t* key, size_t keylen) {
     if (keylen != key_len())
         return HWC_FAIL(prov_, kErrInvalidKeyLength, "key length %zu, expected %zu", keylen,
                         key_len());
+    if (key_set_ && same_key(key, keylen)) return true;
     wipe(&ks_, sizeof ks_);
     key_set_ = false;
     if (!schedule_key(key, keylen)) {

@@ -63,6 +63,12 @@ protected:
     virtual bool schedule_key(const uint8_t* key, size_t keylen);
     // A key-less init keeps the key; false (error raised) refuses that.
     virtual bool keep_key() { return true; }
+    // Called with a key of the right length while one is set: true if it is
+    // the key already scheduled and the family has done what a re-key does
+    // to its state, so the schedule is kept (GCM: H and its powers, on the
+    // per-message path of callers that pass the key with every init).
+    // Default: always schedule.
+    virtual bool same_key(const uint8_t*, size_t) { return false; }
 
     // ---- the standard refusals: false, with the error raised --------------
     bool need_key() const { return key_set_ || no_key(); } // "no key set"

@@ -32,7 +32,7 @@ constexpr size_t kTagLen = 16;
 class GcmCtx final : public FamilyCtx<GcmCtx, TlsAeadCtx> {
 public:
     GcmCtx(const ProvCtx* prov, const AlgorithmRow& row) : FamilyCtx(prov, row, kTagLen) {}
-    ~GcmCtx() override { wipe(iv_buf_, sizeof iv_buf_); }
+    ~GcmCtx() override { wipe_all(iv_buf_, key_); }
 
     int update(uint8_t* out, size_t* outl, size_t outsize, const uint8_t* in,
                size_t inl) override;
@@ -62,6 +62,8 @@ private:
     void restart() override { iv_generated_ = false; }
     bool set_iv(const uint8_t* iv, size_t ivlen) override;
     bool schedule_key(const uint8_t* key, size_t keylen) override;
+    bool same_key(const uint8_t* key, size_t keylen) override;
+    void rekeyed();
     bool take_iv_fixed(const OSSL_PARAM& p);
     bool begin_message();
     int finish_message();
@@ -71,6 +73,12 @@ private:
     void increment_invocation();
 
     GcmEngine eng_;
+    // The key scheduled into ks_ and eng_ (key_len_ bytes; 0: none), so that
+    // an init passing the same key again keeps the schedule, H and its
+    // powers (`openssl speed -aead` and many applications pass the key with
+    // every message's IV); compared in constant time.
+    uint8_t key_[32] = {};
+    size_t key_len_ = 0;
     IvState iv_state_ = IvState::none;
     uint8_t iv_buf_[kMaxIvLen] = {};
     // TLS 1.2 record mode.
@@ -97,12 +105,30 @@ bool GcmCtx::set_iv(const uint8_t* iv, size_t ivlen) {
 }
 
 bool GcmCtx::schedule_key(const uint8_t* key, size_t keylen) {
+    wipe(key_, sizeof key_);
+    key_len_ = 0;
     if (!eng_.set_key(*core_, *prov_->cores.ghash, ks_, key, keylen)) return refused();
+    if (keylen <= sizeof key_) {
+        std::memcpy(key_, key, keylen);
+        key_len_ = keylen;
+    }
+    rekeyed();
+    return true;
+}
+
+bool GcmCtx::same_key(const uint8_t* key, size_t keylen) {
+    if (key_len_ == 0 || keylen != key_len_ || CRYPTO_memcmp(key, key_, keylen) != 0)
+        return false;
+    rekeyed();
+    return true;
+}
+
+// What setting a key does to the message state, new key or the same again.
+void GcmCtx::rekeyed() {
     tls_records_ = 0;
     tag_ready_ = false;
     // A message under the old key cannot continue under the new one.
     if (iv_state_ == IvState::active) iv_state_ = IvState::buffered;
-    return true;
 }
 
 // Makes sure a message is running: applies a buffered IV, or generates a
