@@ -17,6 +17,7 @@ pkgs=(
     libgcrypt20-dev
     nginx curl          # test/cli/tls_nginx_curl.native.sh
     gnuplot-nox         # scripts/bench_x86.sh's ratio chart
+    clang libclang-rt-dev llvm   # clang and tsan stages: compiler, sanitizer/libFuzzer runtimes, llvm-symbolizer
 )
 if (( ! native_only )); then
     pkgs+=(qemu-user g++-aarch64-linux-gnu g++-s390x-linux-gnu dpkg-dev)
