@@ -8,6 +8,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
 #include <new>
 #include <string>
 
@@ -40,7 +41,7 @@ constexpr const char* kProviderName = "hwcipher: AES, SM4 and Twofish on the fas
 constexpr const char* kCoresParam = "hwcipher-cores";
 constexpr const char* kContextsParam = "hwcipher-contexts"; // uint64, see ProvCtx
 
-void take_upcalls(const OSSL_DISPATCH* in) {
+void fill_upcalls(const OSSL_DISPATCH* in) {
     Upcalls& u = upcalls();
     for (; in != nullptr && in->function_id != 0; ++in) {
         switch (in->function_id) {
@@ -60,6 +61,15 @@ void take_upcalls(const OSSL_DISPATCH* in) {
             break;
         }
     }
+}
+
+// The core's upcalls are the same for every instance (one libcrypto per
+// process), but instances may be created concurrently (hwcipher loaded into
+// several library contexts from several threads) while others raise errors:
+// the table is filled once, by the first init, and only read afterwards.
+void take_upcalls(const OSSL_DISPATCH* in) {
+    static std::once_flag once;
+    std::call_once(once, [in] { fill_upcalls(in); });
 }
 
 // The core override: HWCIPHER_CORES in the environment, else a `cores = ...`
