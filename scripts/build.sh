@@ -35,9 +35,10 @@ case "$name" in
     clang) args=(-DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++
                  -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHWCIPHER_WERROR=ON
                  -DHWCIPHER_SANITIZE=ON -DHWCIPHER_FUZZ=ON -DHWCIPHER_TEST_SEAMS=ON) ;;
-    # ThreadSanitizer (clang): the module and test/reliability/threads.
-    tsan) args=(-DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++
-                -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHWCIPHER_WERROR=ON -DHWCIPHER_TSAN=ON) ;;
+    # ThreadSanitizer: the module and test/reliability/threads. GCC: clang
+    # 14's shared TSan runtime (which the module needs, see
+    # cmake/HwcipherSetup.cmake) crashes at start-up on recent kernels.
+    tsan) args=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DHWCIPHER_WERROR=ON -DHWCIPHER_TSAN=ON) ;;
     aarch64|s390x)
         bash scripts/sysroot.sh "$name"
         args=(-DCMAKE_BUILD_TYPE=Release

@@ -45,7 +45,7 @@ if [[ ! -x $bin/${targets[0]} ]]; then
 fi
 export OPENSSL_MODULES=$repo/build/clang
 # Leaks are errors; libcrypto's own one-time allocations are reachable.
-export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:detect_stack_use_after_return=1}
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:malloc_context_size=10}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 mkdir -p build/fuzz/artifacts build/fuzz/corpus
 

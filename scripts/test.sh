@@ -16,6 +16,14 @@
 #             shim (test/s390x): the suite with partial completion never,
 #             after every block and after an odd size; then the suite with
 #             the portable cores forced
+#   clang     clang 14, -Werror, ASan + UBSan + libFuzzer coverage, test
+#             seams: the unit suite (unforced), the fuzz targets for a
+#             bounded time (scripts/fuzz.sh), single updates over 4 GiB and
+#             the GCM per-IV limit (huge_inputs), the allocation-failure
+#             sweep (alloc_sweep, with its expected-failure list)
+#   tsan      ThreadSanitizer build of the module: test/reliability/threads,
+#             threads sharing a library context and threads each loading
+#             hwcipher into their own, a fresh process per round
 # Each run states the cores it expects (HWCIPHER_EXPECT_CORES, checked by
 # ApiCatalogue.CoreReportIsTheSelection), so a run cannot silently test the
 # wrong core.
@@ -33,7 +41,7 @@ export HWCIPHER_JOBS=${HWCIPHER_JOBS:-2}
 export CTEST_OUTPUT_ON_FAILURE=1
 export CLICOLOR=0   # plain logs
 
-all_stages=(native sanitize aarch64 s390x)
+all_stages=(native sanitize clang tsan aarch64 s390x)
 stages=("$@")
 (( ${#stages[@]} )) || stages=("${all_stages[@]}")
 for s in "${stages[@]}"; do
@@ -78,6 +86,19 @@ runs_of() {
             local best
             best=$(x86_tiers | head -1 | sed -E 's/.*HWCIPHER_EXPECT_CORES=([^|]*)\|.*/\1/')
             echo "sanitize|${best:+HWCIPHER_EXPECT_CORES=$best}|"
+            ;;
+        clang)
+            # Unforced, like sanitize; then the reliability runs of this
+            # build (run_fuzz, run_huge, run_sweep below).
+            local best
+            best=$(x86_tiers | head -1 | sed -E 's/.*HWCIPHER_EXPECT_CORES=([^|]*)\|.*/\1/')
+            echo "clang|${best:+HWCIPHER_EXPECT_CORES=$best}|"
+            echo "fuzz|script:fuzz|"
+            echo "huge-inputs|script:huge|"
+            echo "alloc-sweep|script:sweep|"
+            ;;
+        tsan)
+            echo "tsan-threads|script:tsan|"
             ;;
         aarch64)
             local ce="aes=aes-armv8-ce,sm4=sm4-armv8-ce,twofish=twofish-arm64-asm,ghash=ghash-pmull"
@@ -141,6 +162,7 @@ x86_tiers() {
 build_args_of() {
     case "$1" in
         s390x) echo "-DHWCIPHER_TEST_SEAMS=ON" ;;
+        tsan) echo "--target threads" ;;   # the module and the threads program only
     esac
 }
 
@@ -199,6 +221,80 @@ run_x86_qemu() { # <log>
     echo "---- ${log}: ${line:-no summary}"
 }
 
+# ---- the clang and tsan stages' runs (not ctest): each sets pass/fail
+# (and skip: expected failures, never counted as passed) from the program's
+# last line. Budgets: HWCIPHER_FUZZ_SECONDS per fuzz target (2 processes
+# each), HWCIPHER_TSAN_ROUNDS fresh processes.
+
+# Sets pass/fail from "<name>: ... <P> passed, <F> failed" at the end of a log.
+summary_counts() { # <log> <regex of the summary line>
+    local line
+    line=$(grep -E "$2" "$1" | tail -1)
+    if [[ -z "$line" ]]; then
+        fail=1
+        return
+    fi
+    pass=$(sed -E 's/.* ([0-9]+) passed.*/\1/' <<< "$line")
+    fail=$(sed -E 's/.* ([0-9]+) failed.*/\1/' <<< "$line")
+}
+
+run_fuzz() { # <log>
+    pass=0 fail=0
+    bash scripts/fuzz.sh --time "${HWCIPHER_FUZZ_SECONDS:-50}" --min-execs 1000000 2>&1 | tee "$1"
+    local line
+    line=$(grep -E '^fuzz: [0-9]+ executions' "$1" | tail -1)
+    if [[ -n "$line" ]]; then
+        pass=$(sed -E 's/.* ([0-9]+) targets passed.*/\1/' <<< "$line")
+        fail=$(sed -E 's/.* ([0-9]+) failed.*/\1/' <<< "$line")
+    else
+        fail=1
+    fi
+    echo "---- $1: ${line:-no summary}"
+}
+
+run_huge() { # <log>
+    pass=0 fail=0
+    OPENSSL_MODULES="$repo/build/clang" ASAN_OPTIONS=detect_leaks=1 \
+        build/clang/test/reliability/huge_inputs 2>&1 | tee "$1"
+    summary_counts "$1" '^huge_inputs: [0-9]+ passed, [0-9]+ failed$'
+    echo "---- $1: $(grep -E '^huge_inputs: [0-9]+ passed' "$1" | tail -1)"
+}
+
+# The expected failures (test/reliability/alloc_sweep.expected) are
+# reported as skipped: not passed, not failed.
+run_sweep() { # <log>
+    pass=0 fail=0
+    (cd build/clang && OPENSSL_MODULES="$repo/build/clang" \
+        ASAN_OPTIONS=detect_leaks=1:handle_abort=1:allocator_may_return_null=1 \
+        test/reliability/alloc_sweep --jobs "$HWCIPHER_JOBS" \
+        --expect "$repo/test/reliability/alloc_sweep.expected" --report alloc_sweep-report.txt) \
+        > "$1" 2>&1
+    tail -40 "$1"
+    summary_counts "$1" '^alloc_sweep: [0-9]+ allocations, [0-9]+ passed, [0-9]+ failed'
+    local line
+    line=$(grep -E '^alloc_sweep: [0-9]+ allocations' "$1" | tail -1)
+    [[ -n "$line" ]] && skip=$(sed -E 's/.* ([0-9]+) expected failures.*/\1/' <<< "$line")
+    skip_word=xfail
+    echo "---- $1: ${line:-no summary} (report: build/clang/alloc_sweep-report.txt)"
+}
+
+run_tsan() { # <log>
+    pass=0 fail=0
+    OPENSSL_MODULES="$repo/build/tsan" TSAN_OPTIONS="halt_on_error=0 second_deadlock_stack=1" \
+        build/tsan/test/reliability/threads --rounds "${HWCIPHER_TSAN_ROUNDS:-20}" 2>&1 | tee "$1"
+    local line rounds bad
+    line=$(grep -E '^threads: [0-9]+ rounds' "$1" | tail -1)
+    if [[ -n "$line" ]]; then
+        rounds=$(sed -E 's/^threads: ([0-9]+) rounds.*/\1/' <<< "$line")
+        bad=$(sed -E 's/.* ([0-9]+) failed rounds$/\1/' <<< "$line")
+        pass=$(( rounds - bad ))
+        fail=$bad
+    else
+        fail=1
+    fi
+    echo "---- $1: ${line:-no summary}"
+}
+
 total_pass=0
 total_fail=0
 summary=()
@@ -221,14 +317,17 @@ for stage in "${stages[@]}"; do
         echo
         echo "------------------- run: $label ${envs:+($envs)} -------------------"
         rstart=$SECONDS
-        pass=0 fail=0 skip=0
+        pass=0 fail=0 skip=0 skip_word=skip
         if [[ "$envs" == script ]]; then
             run_x86_qemu "build/test-$label.log"
+        elif [[ "$envs" == script:* ]]; then
+            "run_${envs#script:}" "build/test-$label.log"
         else
             # shellcheck disable=SC2086  # envs is a list of VAR=value words
             run_ctest "build/$stage" "build/test-$label.log" "$regex" $envs
         fi
         status=ok
+        (( skip == 0 )) || status="ok, $skip ${skip_word:-skip}"
         (( fail == 0 )) || { status="tests FAILED"; rc=1; }
         total_pass=$(( total_pass + pass ))
         total_fail=$(( total_fail + fail ))

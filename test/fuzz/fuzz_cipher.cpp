@@ -259,11 +259,6 @@ Result differential(const hwc::fuzz::Fetched& f, const Spec& s, bool enc, const 
 
 } // namespace
 
-extern "C" int LLVMFuzzerInitialize(int*, char***) {
-    hwc::fuzz::env();
-    return 0;
-}
-
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     FuzzedDataProvider fdp(data, size);
     const hwc::fuzz::Env& e = hwc::fuzz::env();

@@ -95,3 +95,9 @@ std::string hex(const uint8_t* p, size_t n) {
 }
 
 } // namespace hwc::fuzz
+
+// Every target's libFuzzer set-up: the providers load before the first input.
+extern "C" int LLVMFuzzerInitialize(int*, char***) {
+    hwc::fuzz::env();
+    return 0;
+}

@@ -228,11 +228,6 @@ void fuzz_mac(FuzzedDataProvider& fdp) {
 
 } // namespace
 
-extern "C" int LLVMFuzzerInitialize(int*, char***) {
-    hwc::fuzz::env();
-    return 0;
-}
-
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     FuzzedDataProvider fdp(data, size);
     if (fdp.ConsumeIntegralInRange<int>(0, 7) == 0) fuzz_mac(fdp);

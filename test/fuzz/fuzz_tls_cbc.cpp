@@ -88,11 +88,6 @@ size_t valid_padding(const Bytes& plain, unsigned version, size_t mac) {
 
 } // namespace
 
-extern "C" int LLVMFuzzerInitialize(int*, char***) {
-    hwc::fuzz::env();
-    return 0;
-}
-
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     FuzzedDataProvider fdp(data, size);
     const hwc::fuzz::Env& e = hwc::fuzz::env();
