@@ -46,7 +46,8 @@
 //   --offers    print "offers: NAME" for each listed cipher the provider has,
 //               and exit (one QEMU start instead of one per cipher)
 //
-// Output, one "key: value" per line: provider, cores and core (hwcipher only:
+// Output, one "key: value" per line: provider, libcrypto (OpenSSL_version of
+// the library loaded), cores and core (hwcipher only:
 // the core serving this cipher), module-range (guest addresses of
 // hwcipher.so's code, for the plugin's skip=), shim-range (the same for the
 // CPACF shim's library, when it is linked in), openssl-cpacf (what was added
@@ -538,6 +539,9 @@ int main(int argc, char** argv) {
     OSSL_PROVIDER* prov = OSSL_PROVIDER_load(nullptr, o.provider.c_str());
     if (prov == nullptr) die("loading provider " + o.provider + " (is OPENSSL_MODULES set?)");
     std::printf("provider: %s\n", o.provider.c_str());
+    // The library that actually runs (the scripts run the same binary on
+    // several releases' libcrypto and check each column's version).
+    std::printf("libcrypto: %s\n", OpenSSL_version(OPENSSL_VERSION));
 
     std::string cores;
     if (o.provider == "hwcipher") {

@@ -21,6 +21,7 @@ namespace hwc {
 
 const CpuFeatureName kCpuFeatureNames[] = {
     {kArmAes, "arm-aes"},       {kArmPmull, "arm-pmull"},   {kArmSm4, "arm-sm4"},
+    {kArmSha3, "arm-sha3"},
     {kX86Aesni, "x86-aesni"},   {kX86Pclmul, "x86-pclmul"}, {kX86Avx2, "x86-avx2"},
     {kX86Vaes, "x86-vaes"},     {kX86Vpclmul, "x86-vpclmul"}, {kX86Gfni, "x86-gfni"},
     {kX86Avx512, "x86-avx512"}, {kS390Msa, "s390x-msa"},    {kS390Msa4, "s390x-msa4"},
@@ -36,6 +37,7 @@ namespace {
 // build does not depend on how new the installed kernel headers are.
 constexpr unsigned long kHwcapAes = 1ul << 3;
 constexpr unsigned long kHwcapPmull = 1ul << 4;
+constexpr unsigned long kHwcapSha3 = 1ul << 17;
 constexpr unsigned long kHwcapSm4 = 1ul << 19;
 
 uint32_t detect() {
@@ -44,6 +46,7 @@ uint32_t detect() {
     if (hw & kHwcapAes) f |= kArmAes;
     if (hw & kHwcapPmull) f |= kArmPmull;
     if (hw & kHwcapSm4) f |= kArmSm4;
+    if (hw & kHwcapSha3) f |= kArmSha3;
     return f;
 }
 

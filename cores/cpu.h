@@ -12,6 +12,7 @@ enum CpuFeature : uint32_t {
     kArmAes = 1u << 0,     // aarch64 AESE/AESD/AESMC/AESIMC   (HWCAP_AES)
     kArmPmull = 1u << 1,   // aarch64 PMULL/PMULL2 64x64        (HWCAP_PMULL)
     kArmSm4 = 1u << 2,     // aarch64 SM4E/SM4EKEY              (HWCAP_SM4)
+    kArmSha3 = 1u << 3,    // aarch64 EOR3/BCAX/RAX1/XAR        (HWCAP_SHA3)
     kX86Aesni = 1u << 8,   // x86_64 AES-NI
     kX86Pclmul = 1u << 9,  // x86_64 PCLMULQDQ
     kX86Avx2 = 1u << 10,   // x86_64 AVX2 (with OS support for YMM state)

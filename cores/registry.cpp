@@ -30,6 +30,7 @@ namespace {
 // ahead of the portable entry, its header included above.
 constexpr const BlockCore* kAesCores[] = {
 #if defined(__aarch64__)
+    &aarch64::aes_ce_eor3,  // with the SHA3 extension
     &aarch64::aes_ce,
 #endif
 #if defined(__x86_64__)
@@ -46,6 +47,8 @@ constexpr const BlockCore* kAesCores[] = {
 constexpr const BlockCore* kSm4Cores[] = {
 #if defined(__aarch64__)
     &aarch64::sm4_ce,
+    &aarch64::sm4_neon_aes,  // no SM4E: the S-box through AESE
+    &aarch64::sm4_neon,      // neither: plain NEON (needs nothing)
 #endif
 #if defined(__x86_64__)
     &x86_64::sm4_gfni_avx512,

@@ -6,8 +6,9 @@
 #
 #   scripts/openssl_release.sh <3.5|3.6|4.0> [amd64|arm64|s390x]   # default: the host's
 #
-# Release -> suite: 3.5 = trixie (Debian 13, stable), 3.6 = forky (testing),
-# 4.0 = experimental (with forky's C library). Packages: openssl, its libssl (libssl3t64 or libssl4),
+# Release -> suite: 3.5 = trixie (Debian 13, stable; or trixie-security from
+# the system's debian-security source where the mirror lacks it), 3.6 = forky
+# (testing), 4.0 = experimental (with forky's C library). Packages: openssl, its libssl (libssl3t64 or libssl4),
 # libssl-dev (headers, libcrypto.so), openssl-provider-legacy, and the
 # suite's libc6, libzstd1, zlib1g: the suite's own C library, since its
 # libcrypto needs a newer glibc than Debian 12's.
@@ -48,8 +49,14 @@ esac
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 root=$repo/build/openssl-$release-$arch
 aptdir=$repo/build/apt-newer
-packages=("openssl/$suite" "$libssl/$suite" "libssl-dev/$suite" "openssl-provider-legacy/$suite"
-          "libc6/$base" "libzstd1/$base" "zlib1g/$base")
+# The OpenSSL packages come from the release's suite, or, where the mirror
+# does not serve that suite's build for this architecture (seen: trixie's
+# s390x openssl), from its security suite (same release, security updates).
+set_packages() { # <suite of the OpenSSL packages>
+    packages=("openssl/$1" "$libssl/$1" "libssl-dev/$1" "openssl-provider-legacy/$1"
+              "libc6/$base" "libzstd1/$base" "zlib1g/$base")
+}
+if [[ "${HWCIPHER_OSSL_SECURITY_SUITE:-0}" == 1 ]]; then set_packages "$suite-security"; else set_packages "$suite"; fi
 
 # ---- private apt state: the newer suites on the system's own mirror ---------
 mirror=$(sed -nE 's#^URIs:[[:space:]]*(https?://[^[:space:]]+/debian)/?$#\1#p' \
@@ -57,6 +64,11 @@ mirror=$(sed -nE 's#^URIs:[[:space:]]*(https?://[^[:space:]]+/debian)/?$#\1#p' \
 [[ -n "$mirror" ]] || mirror=$(sed -nE 's#^deb[[:space:]]+(\[[^]]*\][[:space:]]+)?(https?://[^[:space:]]+/debian)/?[[:space:]].*#\2#p' \
              /etc/apt/sources.list 2> /dev/null | head -1)
 mirror=${mirror:-http://deb.debian.org/debian}
+security=$(sed -nE 's#^URIs:[[:space:]]*(https?://[^[:space:]]+/debian-security)/?$#\1#p' \
+             /etc/apt/sources.list.d/*.sources 2> /dev/null | head -1)
+[[ -n "$security" ]] || security=$(sed -nE 's#^deb[[:space:]]+(\[[^]]*\][[:space:]]+)?(https?://[^[:space:]]+/debian-security)/?[[:space:]].*#\2#p' \
+             /etc/apt/sources.list 2> /dev/null | head -1)
+security=${security:-http://deb.debian.org/debian-security}
 mkdir -p "$aptdir/lists/partial" "$aptdir/cache/archives/partial" "$aptdir/debs"
 chmod 0777 "$aptdir/debs" 2> /dev/null || true   # apt's _apt sandbox user writes here
 keyring=/usr/share/keyrings/debian-archive-keyring.gpg
@@ -64,6 +76,7 @@ keyring=/usr/share/keyrings/debian-archive-keyring.gpg
     for s in trixie forky sid experimental; do
         echo "deb [arch=amd64,arm64,s390x signed-by=$keyring] $mirror $s main"
     done
+    echo "deb [arch=amd64,arm64,s390x signed-by=$keyring] $security trixie-security main"
 } > "$aptdir/sources.list"
 apt_opts=(-o "Dir::Etc::sourcelist=$aptdir/sources.list" -o "Dir::Etc::sourceparts=-"
           -o "Dir::State::Lists=$aptdir/lists" -o "Dir::Cache=$aptdir/cache"
@@ -83,7 +96,9 @@ versions() {
         END          { exit (got == n ? 0 : 1) }'
 }
 # Lists older than a day are refreshed (the suites move; old versions vanish).
+# (A list set without the security suite counts as old.)
 if [[ -z "$(find "$aptdir/lists" -maxdepth 1 -name '*_InRelease' -mmin -1440 2> /dev/null)" ]] ||
+   [[ -z "$(find "$aptdir/lists" -maxdepth 1 -name '*debian-security*_InRelease' 2> /dev/null)" ]] ||
    ! want=$(versions); then
     apt-get "${apt_opts[@]}" update >&2
     want=$(versions) || { echo "openssl_release.sh: Debian has no ${packages[*]} for $arch" >&2; exit 1; }
@@ -99,9 +114,10 @@ echo "openssl_release.sh: OpenSSL $release ($suite, $arch) into $root:" >&2
 sed 's/^/  /' <<< "$want" >&2
 # Download. A C or compression library the mirror lacks (seen: trixie's
 # s390x zlib1g) is taken from the next suite that has one (compatible
-# upwards; the stamp records what was used); a missing OpenSSL package is an
-# error (seen: trixie's s390x openssl on one mirror): callers say which
-# release they could not get.
+# upwards; the stamp records what was used); a missing OpenSSL package of
+# trixie (seen: s390x, listed but 404) sends the whole release to
+# trixie-security once, otherwise it is an error: callers say which release
+# they could not get.
 got=()
 while IFS= read -r spec; do
     if (cd "$aptdir/debs" && apt-get "${apt_opts[@]}" download "$spec" >&2); then
@@ -110,7 +126,13 @@ while IFS= read -r spec; do
     fi
     name=${spec%%:*} alt=""
     case "$name" in
-        openssl|libssl*) echo "openssl_release.sh: the mirror does not serve $spec" >&2; exit 1 ;;
+        openssl|libssl*)
+            echo "openssl_release.sh: the mirror does not serve $spec" >&2
+            if [[ "${HWCIPHER_OSSL_SECURITY_SUITE:-0}" != 1 && "$suite" == trixie ]]; then
+                echo "openssl_release.sh: trying $suite-security" >&2
+                exec env HWCIPHER_OSSL_SECURITY_SUITE=1 bash "${BASH_SOURCE[0]}" "$release" "$arch"
+            fi
+            exit 1 ;;
     esac
     for s in trixie forky sid; do
         v=$(apt-cache "${apt_opts[@]}" show "$name:$arch/$s" 2> /dev/null | sed -n 's/^Version: //p' | head -1)

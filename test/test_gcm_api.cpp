@@ -10,7 +10,7 @@
 #include <string>
 #include <utility>
 
-#include "provider/catalogue.h"
+#include "provider/module/catalogue.h"
 #include "test/test_gcm_util.h"
 
 namespace hwc::test {

@@ -22,6 +22,7 @@
 #include "cores/aarch64/aarch64.h"
 #include "cores/aarch64/aes_ce.h"
 #include "cores/aarch64/aes_ce_gcm.h"
+#include "cores/aarch64/block_frame.h"
 #include "cores/cpu.h"
 #include "cores/wipe.h"
 
@@ -67,38 +68,20 @@ static_assert(offsetof(OcbState, offset) == 0 && offsetof(OcbState, checksum) ==
 
 using Block = uint8x16_t;
 
-template <size_t N>
-using Width = std::integral_constant<size_t, N>;
+// ---- the frame: groups of 4 blocks (one LD1/ST1 each), then single blocks ----
 
-// ---- loads, stores, grouping --------------------------------------------------
-
-// N (1 or 4) blocks from p into b, advancing p; four at a time with one LD1.
-template <size_t N>
-[[gnu::always_inline]] inline void load_n(const uint8_t*& p, Block (&b)[N]) {
-    static_assert(N == 1 || N == 4);
-    if constexpr (N == 4) {
-        const uint8x16x4_t v = vld1q_u8_x4(p);
-        b[0] = v.val[0], b[1] = v.val[1], b[2] = v.val[2], b[3] = v.val[3];
-    } else {
-        b[0] = vld1q_u8(p);
-    }
-    p += 16 * N;
+template <bool Output = true, class Step>
+[[gnu::always_inline]] inline void serial(const uint8_t* in, uint8_t* out, size_t n, Step&& step) {
+    serial_blocks<true, Output, 4, 1>(in, out, n, step);
 }
 
-template <size_t N>
-[[gnu::always_inline]] inline void store_n(uint8_t*& p, const Block (&b)[N]) {
-    static_assert(N == 1 || N == 4);
-    if constexpr (N == 4) vst1q_u8_x4(p, {{b[0], b[1], b[2], b[3]}});
-    else vst1q_u8(p, b[0]);
-    p += 16 * N;
-}
-
-// Calls step(Width<4>) while 4 blocks remain, then step(Width<1>) for the
-// rest (at most 3). The step advances its pointers.
-template <class Step>
-[[gnu::always_inline]] inline void in_groups(size_t n, Step&& step) {
-    for (; n >= 4; n -= 4) step(Width<4>{});
-    for (; n != 0; --n) step(Width<1>{});
+// The tail of an assembly loop through the cipher's open form (the final
+// AddRoundKey is left to post, which merges it with its own XOR).
+template <unsigned NR, bool Encrypt, class Pre, class Post>
+[[gnu::always_inline]] inline void tail(const AesCeRounds<NR>& rk, const uint8_t* in, uint8_t* out,
+                                        size_t n, Pre&& pre, Post&& post) {
+    parallel_blocks<true, 4, 1>(
+        in, out, n, pre, [&](auto& b) { aes_ce_crypt_open<Encrypt>(rk, rk.k[0], b); }, post);
 }
 
 // Runs an assembly loop over the whole chunks of 8 blocks and advances the
@@ -125,16 +108,9 @@ void ecb(const AesCeKey& key, const uint8_t* in, uint8_t* out, size_t n) {
     });
     if (n == 0) return;
     const AesCeRounds<NR> rk = aes_ce_load<NR>(keys);
-    in_groups(n, [&](auto w) {
-        constexpr size_t N = w;
-        Block b[N];
-        load_n(in, b);
-        if constexpr (Encrypt) aes_ce_encrypt_open<NR>(rk, b);
-        else aes_ce_decrypt_open<NR>(rk, b);
-#pragma GCC unroll 4
-        for (size_t i = 0; i < N; ++i) b[i] = veorq_u8(b[i], rk.k[NR]);
-        store_n(out, b);
-    });
+    tail<NR, Encrypt>(
+        rk, in, out, n, [](size_t, Block d) { return d; },
+        [&](size_t, Block b, Block) { return veorq_u8(b, rk.k[NR]); });
 }
 
 // ---- serial modes: one chain, kept in a register across the whole buffer -----
@@ -147,39 +123,22 @@ void ecb(const AesCeKey& key, const uint8_t* in, uint8_t* out, size_t n) {
 // per instruction; the chain inside a group is still one block at a time.
 
 // C_i = E(C_{i-1} ^ P_i): o_i = open(o_{i-1}) with first key k_0 ^ k_last ^ P_i.
-template <unsigned NR>
+// Without Output (CBC-MAC) only the chaining value survives.
+template <unsigned NR, bool Output = true>
 void cbc_encrypt(const AesCeKey& key, uint8_t iv[16], const uint8_t* in, uint8_t* out, size_t n) {
     const AesCeRounds<NR> rk = aes_ce_load<NR>(key.enc);
     const Block k_last = rk.k[NR], k0_last = veorq_u8(rk.k[0], k_last);
     Block o = veorq_u8(vld1q_u8(iv), k_last);
-    in_groups(n, [&](auto w) {
-        constexpr size_t N = w;
-        Block b[N];
-        load_n(in, b);
-#pragma GCC unroll 4
-        for (size_t i = 0; i < N; ++i) {
-            o = aes_ce_encrypt1_open<NR>(rk, veorq_u8(k0_last, b[i]), o);
-            b[i] = veorq_u8(o, k_last);
-        }
-        store_n(out, b);
+    serial<Output>(in, out, n, [&](Block p) {
+        o = aes_ce_encrypt1_open<NR>(rk, veorq_u8(k0_last, p), o);
+        return veorq_u8(o, k_last);
     });
     vst1q_u8(iv, veorq_u8(o, k_last));
 }
 
-// CBC without the ciphertext: only the chaining value survives.
 template <unsigned NR>
 void cbc_mac(const AesCeKey& key, uint8_t iv[16], const uint8_t* in, size_t n) {
-    const AesCeRounds<NR> rk = aes_ce_load<NR>(key.enc);
-    const Block k_last = rk.k[NR], k0_last = veorq_u8(rk.k[0], k_last);
-    Block o = veorq_u8(vld1q_u8(iv), k_last);
-    in_groups(n, [&](auto w) {
-        constexpr size_t N = w;
-        Block b[N];
-        load_n(in, b);
-#pragma GCC unroll 4
-        for (size_t i = 0; i < N; ++i) o = aes_ce_encrypt1_open<NR>(rk, veorq_u8(k0_last, b[i]), o);
-    });
-    vst1q_u8(iv, veorq_u8(o, k_last));
+    cbc_encrypt<NR, false>(key, iv, in, nullptr, n);
 }
 
 // C_i = E(C_{i-1}) ^ P_i. With t_i = P_i ^ k_last, C_i = o_i ^ t_i and
@@ -189,17 +148,10 @@ template <unsigned NR>
 void cfb_encrypt(const AesCeKey& key, uint8_t iv[16], const uint8_t* in, uint8_t* out, size_t n) {
     const AesCeRounds<NR> rk = aes_ce_load<NR>(key.enc);
     Block o = vld1q_u8(iv), t = vdupq_n_u8(0);
-    in_groups(n, [&](auto w) {
-        constexpr size_t N = w;
-        Block b[N];
-        load_n(in, b);
-#pragma GCC unroll 4
-        for (size_t i = 0; i < N; ++i) {
-            o = aes_ce_encrypt1_open<NR>(rk, veorq_u8(rk.k[0], t), o);
-            t = veorq_u8(b[i], rk.k[NR]);
-            b[i] = veorq_u8(o, t);
-        }
-        store_n(out, b);
+    serial(in, out, n, [&](Block p) {
+        o = aes_ce_encrypt1_open<NR>(rk, veorq_u8(rk.k[0], t), o);
+        t = veorq_u8(p, rk.k[NR]);
+        return veorq_u8(o, t);
     });
     vst1q_u8(iv, veorq_u8(o, t));
 }
@@ -210,73 +162,33 @@ void ofb(const AesCeKey& key, uint8_t iv[16], const uint8_t* in, uint8_t* out, s
     const AesCeRounds<NR> rk = aes_ce_load<NR>(key.enc);
     const Block k_last = rk.k[NR], k0_last = veorq_u8(rk.k[0], k_last);
     Block o = veorq_u8(vld1q_u8(iv), k_last);
-    in_groups(n, [&](auto w) {
-        constexpr size_t N = w;
-        Block b[N];
-        load_n(in, b);
-#pragma GCC unroll 4
-        for (size_t i = 0; i < N; ++i) {
-            o = aes_ce_encrypt1_open<NR>(rk, k0_last, o);
-            b[i] = veorq_u8(o, veorq_u8(b[i], k_last));
-        }
-        store_n(out, b);
+    serial(in, out, n, [&](Block p) {
+        o = aes_ce_encrypt1_open<NR>(rk, k0_last, o);
+        return veorq_u8(o, veorq_u8(p, k_last));
     });
     vst1q_u8(iv, veorq_u8(o, k_last));
 }
 
 // ---- CBC and CFB decryption: the tails of the assembly loops ---------------------
 //
-// Each group loads all its input before storing anything, so in == out works.
-
-// P_i = D(C_i) ^ C_{i-1}.
-template <unsigned NR>
-void cbc_decrypt(const AesCeKey& key, uint8_t iv[16], const uint8_t* in, uint8_t* out, size_t n) {
+// P_i = D(C_i) ^ C_{i-1} and P_i = E(C_{i-1}) ^ C_i: one chain, the previous
+// ciphertext block on the other side of the cipher. Each group loads all its
+// input before storing anything, so in == out works.
+template <unsigned NR, bool Cfb>
+void chain_decrypt(const AesCeKey& key, uint8_t iv[16], const uint8_t* in, uint8_t* out,
+                   size_t n) {
     n = run_chunks(n, in, out, [&](size_t chunks) {
-        hwc_aes_ce_cbc_dec8(key.dec[0], NR, iv, in, out, chunks);
+        if constexpr (Cfb) hwc_aes_ce_cfb_dec8(key.enc[0], NR, iv, in, out, chunks);
+        else hwc_aes_ce_cbc_dec8(key.dec[0], NR, iv, in, out, chunks);
     });
     if (n == 0) return;
-    const AesCeRounds<NR> rk = aes_ce_load<NR>(key.dec);
+    const AesCeRounds<NR> rk = aes_ce_load<NR>(Cfb ? key.enc : key.dec);
     Block prev = vld1q_u8(iv);
-    in_groups(n, [&](auto w) {
-        constexpr size_t N = w;
-        Block c[N], b[N];
-        load_n(in, c);
-#pragma GCC unroll 4
-        for (size_t i = 0; i < N; ++i) b[i] = c[i];
-        aes_ce_decrypt_open<NR>(rk, b);
-#pragma GCC unroll 4
-        for (size_t i = 0; i < N; ++i) {
-            b[i] = veorq_u8(b[i], veorq_u8(prev, rk.k[NR]));
-            prev = c[i];
-        }
-        store_n(out, b);
-    });
-    vst1q_u8(iv, prev);
-}
-
-// P_i = E(C_{i-1}) ^ C_i.
-template <unsigned NR>
-void cfb_decrypt(const AesCeKey& key, uint8_t iv[16], const uint8_t* in, uint8_t* out, size_t n) {
-    n = run_chunks(n, in, out, [&](size_t chunks) {
-        hwc_aes_ce_cfb_dec8(key.enc[0], NR, iv, in, out, chunks);
-    });
-    if (n == 0) return;
-    const AesCeRounds<NR> rk = aes_ce_load<NR>(key.enc);
-    Block prev = vld1q_u8(iv);
-    in_groups(n, [&](auto w) {
-        constexpr size_t N = w;
-        Block c[N], b[N];
-        load_n(in, c);
-#pragma GCC unroll 4
-        for (size_t i = 0; i < N; ++i) {
-            b[i] = prev;
-            prev = c[i];
-        }
-        aes_ce_encrypt_open<NR>(rk, b);
-#pragma GCC unroll 4
-        for (size_t i = 0; i < N; ++i) b[i] = veorq_u8(b[i], veorq_u8(c[i], rk.k[NR]));
-        store_n(out, b);
-    });
+    tail<NR, Cfb>(
+        rk, in, out, n, [&](size_t, Block c) { return Cfb ? std::exchange(prev, c) : c; },
+        [&](size_t, Block b, Block c) {
+            return veorq_u8(b, veorq_u8(Cfb ? c : std::exchange(prev, c), rk.k[NR]));
+        });
     vst1q_u8(iv, prev);
 }
 
@@ -300,20 +212,14 @@ void ctr(const AesCeKey& key, uint8_t iv[16], const uint8_t* in, uint8_t* out, s
     if (n == 0) return;
     const AesCeRounds<NR> rk = aes_ce_load<NR>(key.enc);
     Block ctr = vld1q_u8(iv);
-    in_groups(n, [&](auto w) {
-        constexpr size_t N = w;
-        Block b[N], d[N];
-#pragma GCC unroll 4
-        for (size_t i = 0; i < N; ++i) {
-            b[i] = ctr;
+    tail<NR, true>(
+        rk, in, out, n,
+        [&](size_t, Block) {
+            const Block b = ctr;
             ctr = counter_next(ctr);
-        }
-        aes_ce_encrypt_open<NR>(rk, b);
-        load_n(in, d);
-#pragma GCC unroll 4
-        for (size_t i = 0; i < N; ++i) b[i] = veorq_u8(b[i], veorq_u8(d[i], rk.k[NR]));
-        store_n(out, b);
-    });
+            return b;
+        },
+        [&](size_t, Block b, Block d) { return veorq_u8(b, veorq_u8(d, rk.k[NR])); });
     vst1q_u8(iv, ctr);
 }
 
@@ -417,23 +323,15 @@ void xts(const AesCeKey& key, uint8_t tweak[16], const uint8_t* in, uint8_t* out
     });
     if (n == 0) return;
     const AesCeRounds<NR> rk = aes_ce_load<NR>(keys);
-    Block t = vld1q_u8(tweak);
-    in_groups(n, [&](auto w) {
-        constexpr size_t N = w;
-        Block b[N], tw[N];
-        load_n(in, b);
-#pragma GCC unroll 4
-        for (size_t i = 0; i < N; ++i) {
+    Block t = vld1q_u8(tweak), tw[4]; // tw: the tweaks of the group in flight
+    tail<NR, Encrypt>(
+        rk, in, out, n,
+        [&](size_t i, Block p) {
             tw[i] = t;
             t = xts_next(t);
-            b[i] = veorq_u8(b[i], tw[i]);
-        }
-        if constexpr (Encrypt) aes_ce_encrypt_open<NR>(rk, b);
-        else aes_ce_decrypt_open<NR>(rk, b);
-#pragma GCC unroll 4
-        for (size_t i = 0; i < N; ++i) b[i] = veorq_u8(b[i], veorq_u8(tw[i], rk.k[NR]));
-        store_n(out, b);
-    });
+            return veorq_u8(p, tw[i]);
+        },
+        [&](size_t i, Block b, Block) { return veorq_u8(b, veorq_u8(tw[i], rk.k[NR])); });
     vst1q_u8(tweak, t);
 }
 
@@ -457,8 +355,7 @@ void ocb_singles(const AesCeKey& key, OcbState& st, const uint8_t*& in, uint8_t*
         off = veorq_u8(off, vld1q_u8(st.l[std::countr_zero(++blocks)]));
         const Block p = vld1q_u8(in);
         Block b[1] = {veorq_u8(p, off)};
-        if constexpr (Encrypt) aes_ce_encrypt_open<NR>(rk, k0, b);
-        else aes_ce_decrypt_open<NR>(rk, k0, b);
+        aes_ce_crypt_open<Encrypt>(rk, k0, b);
         b[0] = veorq_u8(b[0], off);
         sum = veorq_u8(sum, Encrypt ? p : b[0]);
         vst1q_u8(out, b[0]);
@@ -487,9 +384,9 @@ void ocb(const AesCeKey& key, OcbState& st, const uint8_t* in, uint8_t* out, siz
 struct EcbEnc { template <unsigned NR> static constexpr auto run = ecb<NR, true>; };
 struct EcbDec { template <unsigned NR> static constexpr auto run = ecb<NR, false>; };
 struct CbcEnc { template <unsigned NR> static constexpr auto run = cbc_encrypt<NR>; };
-struct CbcDec { template <unsigned NR> static constexpr auto run = cbc_decrypt<NR>; };
+struct CbcDec { template <unsigned NR> static constexpr auto run = chain_decrypt<NR, false>; };
 struct CfbEnc { template <unsigned NR> static constexpr auto run = cfb_encrypt<NR>; };
-struct CfbDec { template <unsigned NR> static constexpr auto run = cfb_decrypt<NR>; };
+struct CfbDec { template <unsigned NR> static constexpr auto run = chain_decrypt<NR, true>; };
 struct Ofb { template <unsigned NR> static constexpr auto run = ofb<NR>; };
 struct Ctr { template <unsigned NR> static constexpr auto run = ctr<NR>; };
 struct Cfb8Enc { template <unsigned NR> static constexpr auto run = cfb8_encrypt<NR>; };
@@ -500,8 +397,11 @@ struct XtsDec { template <unsigned NR> static constexpr auto run = xts<NR, false
 struct OcbEnc { template <unsigned NR> static constexpr auto run = ocb<NR, true>; };
 struct OcbDec { template <unsigned NR> static constexpr auto run = ocb<NR, false>; };
 
+// Flattened: the kernel and its frame (block_frame.h) become one function per
+// slot; left to its heuristics GCC called some kernels out of line, a few
+// instructions more per call.
 template <class Kernel, class... Args>
-void slot(const KeySchedule& ks, Args... args) {
+[[gnu::flatten]] void slot(const KeySchedule& ks, Args... args) {
     const AesCeKey& key = aes_ce_key(ks);
     aes_ce_with_rounds(key, [&](auto nr) {
         Kernel::template run<decltype(nr)::value>(key, args...);

@@ -60,27 +60,35 @@ template <unsigned NR>
     return rk;
 }
 
-// N independent blocks through AESE rounds 0..NR-1, round key 0 replaced by
-// `k0` (callers fold other XORs into it). Round by round across the blocks,
-// each AESE immediately followed by its AESMC so cores can fuse the pair.
-template <unsigned NR, size_t N>
-[[gnu::always_inline]] inline void aes_ce_encrypt_open(const AesCeRounds<NR>& rk, uint8x16_t k0,
-                                                       uint8x16_t (&b)[N]) {
+// N independent blocks through rounds 0..NR-1, round key 0 replaced by `k0`
+// (callers fold other XORs into it): AESE/AESMC with the enc schedule, or the
+// inverse cipher's AESD/AESIMC with the dec schedule. Round by round across
+// the blocks, each AESE (AESD) immediately followed by its AESMC (AESIMC) so
+// cores can fuse the pair.
+template <bool Encrypt>
+[[gnu::always_inline]] inline uint8x16_t aes_ce_round(uint8x16_t x, uint8x16_t k) {
+    return Encrypt ? vaesmcq_u8(vaeseq_u8(x, k)) : vaesimcq_u8(vaesdq_u8(x, k));
+}
+
+template <bool Encrypt, unsigned NR, size_t N>
+[[gnu::always_inline]] inline void aes_ce_crypt_open(const AesCeRounds<NR>& rk, uint8x16_t k0,
+                                                     uint8x16_t (&b)[N]) {
 #pragma GCC unroll 16
-    for (size_t i = 0; i < N; ++i) b[i] = vaesmcq_u8(vaeseq_u8(b[i], k0));
+    for (size_t i = 0; i < N; ++i) b[i] = aes_ce_round<Encrypt>(b[i], k0);
 #pragma GCC unroll 13
     for (unsigned r = 1; r + 1 < NR; ++r) {
 #pragma GCC unroll 16
-        for (size_t i = 0; i < N; ++i) b[i] = vaesmcq_u8(vaeseq_u8(b[i], rk.k[r]));
+        for (size_t i = 0; i < N; ++i) b[i] = aes_ce_round<Encrypt>(b[i], rk.k[r]);
     }
 #pragma GCC unroll 16
-    for (size_t i = 0; i < N; ++i) b[i] = vaeseq_u8(b[i], rk.k[NR - 1]);
+    for (size_t i = 0; i < N; ++i)
+        b[i] = Encrypt ? vaeseq_u8(b[i], rk.k[NR - 1]) : vaesdq_u8(b[i], rk.k[NR - 1]);
 }
 
 template <unsigned NR, size_t N>
 [[gnu::always_inline]] inline void aes_ce_encrypt_open(const AesCeRounds<NR>& rk,
                                                        uint8x16_t (&b)[N]) {
-    aes_ce_encrypt_open<NR>(rk, rk.k[0], b);
+    aes_ce_crypt_open<true>(rk, rk.k[0], b);
 }
 
 // One block, first round key `k0`, final XOR left open.
@@ -88,29 +96,8 @@ template <unsigned NR>
 [[gnu::always_inline]] inline uint8x16_t aes_ce_encrypt1_open(const AesCeRounds<NR>& rk,
                                                               uint8x16_t k0, uint8x16_t x) {
     uint8x16_t b[1] = {x};
-    aes_ce_encrypt_open<NR>(rk, k0, b);
+    aes_ce_crypt_open<true>(rk, k0, b);
     return b[0];
-}
-
-// The inverse cipher with the `dec` schedule: AESD/AESIMC, same shape.
-template <unsigned NR, size_t N>
-[[gnu::always_inline]] inline void aes_ce_decrypt_open(const AesCeRounds<NR>& rk, uint8x16_t k0,
-                                                       uint8x16_t (&b)[N]) {
-#pragma GCC unroll 16
-    for (size_t i = 0; i < N; ++i) b[i] = vaesimcq_u8(vaesdq_u8(b[i], k0));
-#pragma GCC unroll 13
-    for (unsigned r = 1; r + 1 < NR; ++r) {
-#pragma GCC unroll 16
-        for (size_t i = 0; i < N; ++i) b[i] = vaesimcq_u8(vaesdq_u8(b[i], rk.k[r]));
-    }
-#pragma GCC unroll 16
-    for (size_t i = 0; i < N; ++i) b[i] = vaesdq_u8(b[i], rk.k[NR - 1]);
-}
-
-template <unsigned NR, size_t N>
-[[gnu::always_inline]] inline void aes_ce_decrypt_open(const AesCeRounds<NR>& rk,
-                                                       uint8x16_t (&b)[N]) {
-    aes_ce_decrypt_open<NR>(rk, rk.k[0], b);
 }
 
 // Calls f(std::integral_constant<unsigned, NR>{}) for the key's round count,

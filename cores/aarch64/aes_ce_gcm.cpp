@@ -17,12 +17,11 @@
 // with the tail. Tails (under 8 blocks) are CTR 4 + 1 + 1 + 1 and one
 // aggregated GHASH.
 //
-// Guest instructions per byte under qemu-aarch64 (qemu-insncount; 2 MiB
-// minus 1 MiB, in 128-block calls as the GCM engine makes them):
-//     kernel alone   AES-128 enc 2.21  dec 2.17   AES-192 2.47 / 2.43
-//                    AES-256 2.72 / 2.68
-//     through EVP    AES-128-GCM enc 2.23  dec 2.20 (16 KiB updates)
-// The assembly loop is 274 / 307 / 339 instructions per 8 blocks.
+// Guest instructions per byte under qemu-aarch64 -cpu max through EVP (16
+// KiB updates; 2 MiB minus 1 MiB): AES-128-GCM enc 2.13 / dec 2.13,
+// AES-256-GCM 2.63 / 2.63; with EOR3 (gcm_ce_eor3_*, aes-armv8-ce-eor3)
+// 1.98 / 1.98 and 2.49 / 2.49. The assembly loop is 269 / 302 / 334
+// instructions per 8 blocks, 250 / 283 / 315 with EOR3.
 //
 // Compiled with -march=armv8-a+crypto (root CMakeLists.txt). The kernels run
 // only when the GCM context pairs the AES-CE core (kArmAes) with the
@@ -36,14 +35,19 @@
 #include "cores/aarch64/aes_ce.h"
 #include "cores/aarch64/ghash_pmull.h"
 
-// aes_ce_gcm.S: 8-block stitched loop, one entry per round count.
+// aes_ce_gcm.S: 8-block stitched loop, one entry per round count, and the
+// same with EOR3 (SHA3 extension) for the three-way XORs.
 extern "C" {
-void hwc_aes_ce_gcm8_r10(const uint8_t* rk, const void* hk, uint8_t ctr[16], uint8_t y[16],
-                         const uint8_t* in, uint8_t* out, const uint8_t* hsrc, size_t nchunks);
-void hwc_aes_ce_gcm8_r12(const uint8_t* rk, const void* hk, uint8_t ctr[16], uint8_t y[16],
-                         const uint8_t* in, uint8_t* out, const uint8_t* hsrc, size_t nchunks);
-void hwc_aes_ce_gcm8_r14(const uint8_t* rk, const void* hk, uint8_t ctr[16], uint8_t y[16],
-                         const uint8_t* in, uint8_t* out, const uint8_t* hsrc, size_t nchunks);
+#define HWC_GCM8(name)                                                                         \
+    void name(const uint8_t* rk, const void* hk, uint8_t ctr[16], uint8_t y[16],               \
+              const uint8_t* in, uint8_t* out, const uint8_t* hsrc, size_t nchunks)
+HWC_GCM8(hwc_aes_ce_gcm8_r10);
+HWC_GCM8(hwc_aes_ce_gcm8_r12);
+HWC_GCM8(hwc_aes_ce_gcm8_r14);
+HWC_GCM8(hwc_aes_ce_gcm8_eor3_r10);
+HWC_GCM8(hwc_aes_ce_gcm8_eor3_r12);
+HWC_GCM8(hwc_aes_ce_gcm8_eor3_r14);
+#undef HWC_GCM8
 }
 
 namespace hwc::aarch64 {
@@ -99,17 +103,16 @@ template <unsigned NR, size_t N>
         vst1q_u8(out + 16 * b, veorq_u8(s[b], veorq_u8(vld1q_u8(in + 16 * b), rk.k[NR])));
 }
 
-// The assembly loop for NR rounds (aes_ce_gcm.S has the contract).
-template <unsigned NR>
+// The assembly loop for NR rounds, with EOR3 or without (aes_ce_gcm.S has
+// the contract).
+template <unsigned NR, bool Eor3>
 void gcm8(const AesCeKey& aes, const PmullKey& hkey, uint8_t ctr[kBlockSize],
           uint8_t y[kBlockSize], const uint8_t* in, uint8_t* out, const uint8_t* hsrc,
           size_t nchunks) {
-    if constexpr (NR == 10)
-        hwc_aes_ce_gcm8_r10(aes.enc[0], &hkey, ctr, y, in, out, hsrc, nchunks);
-    else if constexpr (NR == 12)
-        hwc_aes_ce_gcm8_r12(aes.enc[0], &hkey, ctr, y, in, out, hsrc, nchunks);
-    else
-        hwc_aes_ce_gcm8_r14(aes.enc[0], &hkey, ctr, y, in, out, hsrc, nchunks);
+    constexpr auto fn = NR == 10 ? (Eor3 ? hwc_aes_ce_gcm8_eor3_r10 : hwc_aes_ce_gcm8_r10)
+                      : NR == 12 ? (Eor3 ? hwc_aes_ce_gcm8_eor3_r12 : hwc_aes_ce_gcm8_r12)
+                                 : (Eor3 ? hwc_aes_ce_gcm8_eor3_r14 : hwc_aes_ce_gcm8_r14);
+    fn(aes.enc[0], &hkey, ctr, y, in, out, hsrc, nchunks);
 }
 
 // CTR over the last 0..7 blocks of a call.
@@ -134,7 +137,7 @@ void hash_tail(const PmullKey& hkey, uint8_t y[kBlockSize], const uint8_t* p, si
     if (n != 0) store_elem(y, hash_blocks(hkey, load_elem(y), p, n));
 }
 
-template <unsigned NR>
+template <unsigned NR, bool Eor3>
 void encrypt(const AesCeKey& aes, const PmullKey& hkey, uint8_t ctr[kBlockSize],
              uint8_t y[kBlockSize], const uint8_t* in, uint8_t* out, size_t nblocks) {
     const uint8_t* unhashed = out; // ciphertext written but not hashed yet
@@ -148,7 +151,7 @@ void encrypt(const AesCeKey& aes, const PmullKey& hkey, uint8_t ctr[kBlockSize],
         nblocks -= kChunk;
         const size_t chunks = nblocks / kChunk;
         if (chunks != 0) {
-            gcm8<NR>(aes, hkey, ctr, y, in, out, unhashed, chunks);
+            gcm8<NR, Eor3>(aes, hkey, ctr, y, in, out, unhashed, chunks);
             in += 16 * kChunk * chunks;
             out += 16 * kChunk * chunks;
             nblocks -= kChunk * chunks;
@@ -160,12 +163,12 @@ void encrypt(const AesCeKey& aes, const PmullKey& hkey, uint8_t ctr[kBlockSize],
     hash_tail(hkey, y, unhashed, static_cast<size_t>(out - unhashed) / 16 + nblocks);
 }
 
-template <unsigned NR>
+template <unsigned NR, bool Eor3>
 void decrypt(const AesCeKey& aes, const PmullKey& hkey, uint8_t ctr[kBlockSize],
              uint8_t y[kBlockSize], const uint8_t* in, uint8_t* out, size_t nblocks) {
     const size_t chunks = nblocks / kChunk;
     if (chunks != 0) {
-        gcm8<NR>(aes, hkey, ctr, y, in, out, in, chunks);
+        gcm8<NR, Eor3>(aes, hkey, ctr, y, in, out, in, chunks);
         in += 16 * kChunk * chunks;
         out += 16 * kChunk * chunks;
         nblocks -= kChunk * chunks;
@@ -175,24 +178,43 @@ void decrypt(const AesCeKey& aes, const PmullKey& hkey, uint8_t ctr[kBlockSize],
     ctr_tail<NR>(aes, ctr, in, out, nblocks);
 }
 
+template <bool Eor3>
+void encrypt_any(const KeySchedule& ks, const GhashKey& hk, uint8_t ctr[kBlockSize],
+                 uint8_t y[kBlockSize], const uint8_t* in, uint8_t* out, size_t nblocks) {
+    if (nblocks == 0) return;
+    const AesCeKey& key = aes_ce_key(ks);
+    aes_ce_with_rounds(key, [&](auto nr) {
+        encrypt<nr, Eor3>(key, pmull_key(hk), ctr, y, in, out, nblocks);
+    });
+}
+
+template <bool Eor3>
+void decrypt_any(const KeySchedule& ks, const GhashKey& hk, uint8_t ctr[kBlockSize],
+                 uint8_t y[kBlockSize], const uint8_t* in, uint8_t* out, size_t nblocks) {
+    if (nblocks == 0) return;
+    const AesCeKey& key = aes_ce_key(ks);
+    aes_ce_with_rounds(key, [&](auto nr) {
+        decrypt<nr, Eor3>(key, pmull_key(hk), ctr, y, in, out, nblocks);
+    });
+}
+
 } // namespace
 
 void gcm_ce_encrypt(const KeySchedule& ks, const GhashKey& hk, uint8_t ctr[kBlockSize],
                     uint8_t y[kBlockSize], const uint8_t* in, uint8_t* out, size_t nblocks) {
-    if (nblocks == 0) return;
-    const AesCeKey& key = aes_ce_key(ks);
-    aes_ce_with_rounds(key, [&](auto nr) {
-        encrypt<nr>(key, pmull_key(hk), ctr, y, in, out, nblocks);
-    });
+    encrypt_any<false>(ks, hk, ctr, y, in, out, nblocks);
 }
-
 void gcm_ce_decrypt(const KeySchedule& ks, const GhashKey& hk, uint8_t ctr[kBlockSize],
                     uint8_t y[kBlockSize], const uint8_t* in, uint8_t* out, size_t nblocks) {
-    if (nblocks == 0) return;
-    const AesCeKey& key = aes_ce_key(ks);
-    aes_ce_with_rounds(key, [&](auto nr) {
-        decrypt<nr>(key, pmull_key(hk), ctr, y, in, out, nblocks);
-    });
+    decrypt_any<false>(ks, hk, ctr, y, in, out, nblocks);
+}
+void gcm_ce_eor3_encrypt(const KeySchedule& ks, const GhashKey& hk, uint8_t ctr[kBlockSize],
+                         uint8_t y[kBlockSize], const uint8_t* in, uint8_t* out, size_t nblocks) {
+    encrypt_any<true>(ks, hk, ctr, y, in, out, nblocks);
+}
+void gcm_ce_eor3_decrypt(const KeySchedule& ks, const GhashKey& hk, uint8_t ctr[kBlockSize],
+                         uint8_t y[kBlockSize], const uint8_t* in, uint8_t* out, size_t nblocks) {
+    decrypt_any<true>(ks, hk, ctr, y, in, out, nblocks);
 }
 
 } // namespace hwc::aarch64

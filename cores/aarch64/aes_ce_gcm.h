@@ -16,5 +16,11 @@ void gcm_ce_encrypt(const KeySchedule& ks, const GhashKey& hk, uint8_t ctr[kBloc
                     uint8_t y[kBlockSize], const uint8_t* in, uint8_t* out, size_t nblocks);
 void gcm_ce_decrypt(const KeySchedule& ks, const GhashKey& hk, uint8_t ctr[kBlockSize],
                     uint8_t y[kBlockSize], const uint8_t* in, uint8_t* out, size_t nblocks);
+// The same with EOR3 for the three-way XORs: only on CPUs with the SHA3
+// extension (kArmSha3), for the aes-armv8-ce-eor3 core.
+void gcm_ce_eor3_encrypt(const KeySchedule& ks, const GhashKey& hk, uint8_t ctr[kBlockSize],
+                         uint8_t y[kBlockSize], const uint8_t* in, uint8_t* out, size_t nblocks);
+void gcm_ce_eor3_decrypt(const KeySchedule& ks, const GhashKey& hk, uint8_t ctr[kBlockSize],
+                         uint8_t y[kBlockSize], const uint8_t* in, uint8_t* out, size_t nblocks);
 
 } // namespace hwc::aarch64

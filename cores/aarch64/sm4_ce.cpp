@@ -26,6 +26,7 @@
 // ECB 0.73, CTR 0.83, CBC decryption 0.80, CFB decryption 0.79, XTS 0.98
 // (both tweak rules), OCB 1.03-1.05, CBC/CFB encryption and OFB 1.00.
 #include "cores/aarch64/aarch64.h"
+#include "cores/aarch64/block_frame.h"
 
 #include "cores/cpu.h"
 
@@ -34,6 +35,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
+#include <utility>
 
 #if !defined(__ARM_FEATURE_SM4)
 #error "sm4_ce.cpp needs -march=armv8.2-a+sm4 (see hwcipher_isa_flags in CMakeLists.txt)"
@@ -139,36 +141,18 @@ template <size_t N>
     for (size_t i = 0; i < N; ++i) b[i] = from_state(x[i], rev128);
 }
 
-// ---- loads, stores and batching ----------------------------------------------
+// ---- the frame (block_frame.h) ----------------------------------------------
 
-// Plain 16-byte loads and stores, which GCC pairs into LDP/STP. (LD1/ST1 of
+// Plain 16-byte loads and stores, which GCC pairs into LDP/STP (LD1/ST1 of
 // four registers measured slower here: they need consecutive registers,
-// which costs register moves.)
-template <size_t N>
-[[gnu::always_inline]] inline void load_blocks(const uint8_t* p, uint8x16_t (&b)[N]) {
-#pragma GCC unroll 8
-    for (size_t i = 0; i < N; ++i) b[i] = vld1q_u8(p + 16 * i);
-}
-
-template <size_t N>
-[[gnu::always_inline]] inline void store_blocks(uint8_t* p, const uint8x16_t (&b)[N]) {
-#pragma GCC unroll 8
-    for (size_t i = 0; i < N; ++i) vst1q_u8(p + 16 * i, b[i]);
-}
-
-template <size_t N>
-using Blocks = std::integral_constant<size_t, N>;
-
-// Calls step(Blocks<8>) while 8 or more blocks remain, then Blocks<4>, then
-// Blocks<1>; each call consumes that many blocks and advances its pointers.
-template <class Step>
-[[gnu::always_inline]] inline void in_batches(size_t n, Step&& step) {
-    for (; n >= 8; n -= 8) step(Blocks<8>{});
-    if (n >= 4) {
-        step(Blocks<4>{});
-        n -= 4;
-    }
-    for (; n; --n) step(Blocks<1>{});
+// which costs register moves); batches of 8 blocks, then 4, then 1.
+// `pre`, `post` as in parallel_blocks; the cipher runs on the memory-order
+// blocks `pre` returns.
+template <class Pre, class Post>
+[[gnu::always_inline]] inline void batches(const RoundKeys& rk, uint8x16_t rev, const uint8_t* in,
+                                           uint8_t* out, size_t n, Pre&& pre, Post&& post) {
+    parallel_blocks<false, 8, 4, 1>(
+        in, out, n, pre, [&](auto& b) { crypt_n(rk, rev, b); }, post);
 }
 
 // ---- ECB -------------------------------------------------------------------
@@ -176,16 +160,9 @@ template <class Step>
 template <size_t Off>
 void ecb_kernel(const KeySchedule& ks, const uint8_t* in, uint8_t* out, size_t n) {
     const RoundKeys rk = load_keys(ks, Off);
-    const uint8x16_t rev = vld1q_u8(kRev128);
-    in_batches(n, [&](auto blocks) {
-        constexpr size_t N = decltype(blocks)::value;
-        uint8x16_t b[N];
-        load_blocks<N>(in, b);
-        crypt_n<N>(rk, rev, b);
-        store_blocks<N>(out, b);
-        in += 16 * N;
-        out += 16 * N;
-    });
+    batches(
+        rk, vld1q_u8(kRev128), in, out, n, [](size_t, uint8x16_t p) { return p; },
+        [](size_t, uint8x16_t b, uint8x16_t) { return b; });
 }
 
 void sm4_encrypt(const KeySchedule& ks, const uint8_t* in, uint8_t* out, size_t n) {
@@ -197,39 +174,32 @@ void sm4_decrypt(const KeySchedule& ks, const uint8_t* in, uint8_t* out, size_t 
 
 // ---- serial modes: the chaining value stays in a register ------------------
 
+// CBC (C_i = E(C_{i-1} ^ P_i); CBC-MAC keeps only the chaining value) and
+// CFB (C_i = E(C_{i-1}) ^ P_i) encryption.
+template <bool Cfb, bool Output = true>
+void feedback_kernel(const KeySchedule& ks, uint8_t iv[16], const uint8_t* in, uint8_t* out,
+                     size_t n) {
+    if (n == 0) return;
+    const RoundKeys rk = load_keys(ks, kEncOff);
+    const uint8x16_t rev = vld1q_u8(kRev128);
+    uint8x16_t c = vld1q_u8(iv);
+    serial_blocks<false, Output, 1>(in, out, n, [&](uint8x16_t p) {
+        c = Cfb ? veorq_u8(crypt1(rk, rev, c), p) : crypt1(rk, rev, veorq_u8(c, p));
+        return c;
+    });
+    vst1q_u8(iv, c);
+}
+
 void sm4_cbc_encrypt(const KeySchedule& ks, uint8_t iv[16], const uint8_t* in, uint8_t* out,
                      size_t n) {
-    if (n == 0) return;
-    const RoundKeys rk = load_keys(ks, kEncOff);
-    const uint8x16_t rev = vld1q_u8(kRev128);
-    uint8x16_t c = vld1q_u8(iv);
-    for (; n; --n, in += 16, out += 16) {
-        c = crypt1(rk, rev, veorq_u8(c, vld1q_u8(in)));
-        vst1q_u8(out, c);
-    }
-    vst1q_u8(iv, c);
+    feedback_kernel<false>(ks, iv, in, out, n);
 }
-
 void sm4_cbc_mac(const KeySchedule& ks, uint8_t iv[16], const uint8_t* in, size_t n) {
-    if (n == 0) return;
-    const RoundKeys rk = load_keys(ks, kEncOff);
-    const uint8x16_t rev = vld1q_u8(kRev128);
-    uint8x16_t c = vld1q_u8(iv);
-    for (; n; --n, in += 16) c = crypt1(rk, rev, veorq_u8(c, vld1q_u8(in)));
-    vst1q_u8(iv, c);
+    feedback_kernel<false, false>(ks, iv, in, nullptr, n);
 }
-
 void sm4_cfb_encrypt(const KeySchedule& ks, uint8_t iv[16], const uint8_t* in, uint8_t* out,
                      size_t n) {
-    if (n == 0) return;
-    const RoundKeys rk = load_keys(ks, kEncOff);
-    const uint8x16_t rev = vld1q_u8(kRev128);
-    uint8x16_t c = vld1q_u8(iv);
-    for (; n; --n, in += 16, out += 16) {
-        c = veorq_u8(crypt1(rk, rev, c), vld1q_u8(in));
-        vst1q_u8(out, c);
-    }
-    vst1q_u8(iv, c);
+    feedback_kernel<true>(ks, iv, in, out, n);
 }
 
 // OFB feeds each cipher output straight back in, so the register stays in
@@ -284,55 +254,32 @@ void sm4_cfb8_decrypt(const KeySchedule& ks, uint8_t iv[16], const uint8_t* in, 
 
 // ---- parallel modes ----------------------------------------------------------
 
-// CBC decryption: every ciphertext block of a batch is loaded before any
-// output is stored, so in == out is safe.
-void sm4_cbc_decrypt(const KeySchedule& ks, uint8_t iv[16], const uint8_t* in, uint8_t* out,
-                     size_t n) {
+// CBC decryption, P_i = D(C_i) ^ C_{i-1}, and CFB decryption,
+// P_i = E(C_{i-1}) ^ C_i: one chain, the previous ciphertext block on the
+// other side of the cipher. Every ciphertext block of a batch is loaded
+// before any output is stored, so in == out is safe.
+template <bool Cfb>
+void chain_decrypt(const KeySchedule& ks, uint8_t iv[16], const uint8_t* in, uint8_t* out,
+                   size_t n) {
     if (n == 0) return;
-    const RoundKeys rk = load_keys(ks, kDecOff);
-    const uint8x16_t rev = vld1q_u8(kRev128);
+    const RoundKeys rk = load_keys(ks, Cfb ? kEncOff : kDecOff);
     uint8x16_t prev = vld1q_u8(iv);
-    in_batches(n, [&](auto blocks) {
-        constexpr size_t N = decltype(blocks)::value;
-        uint8x16_t c[N], b[N];
-        load_blocks<N>(in, c);
-#pragma GCC unroll 8
-        for (size_t i = 0; i < N; ++i) b[i] = c[i];
-        crypt_n<N>(rk, rev, b);
-        b[0] = veorq_u8(b[0], prev);
-#pragma GCC unroll 8
-        for (size_t i = 1; i < N; ++i) b[i] = veorq_u8(b[i], c[i - 1]);
-        prev = c[N - 1];
-        store_blocks<N>(out, b);
-        in += 16 * N;
-        out += 16 * N;
-    });
+    batches(
+        rk, vld1q_u8(kRev128), in, out, n,
+        [&](size_t, uint8x16_t c) { return Cfb ? std::exchange(prev, c) : c; },
+        [&](size_t, uint8x16_t b, uint8x16_t c) {
+            return veorq_u8(b, Cfb ? c : std::exchange(prev, c));
+        });
     vst1q_u8(iv, prev);
 }
 
-// CFB decryption: P_i = C_i ^ E(C_{i-1}); all cipher inputs are known.
+void sm4_cbc_decrypt(const KeySchedule& ks, uint8_t iv[16], const uint8_t* in, uint8_t* out,
+                     size_t n) {
+    chain_decrypt<false>(ks, iv, in, out, n);
+}
 void sm4_cfb_decrypt(const KeySchedule& ks, uint8_t iv[16], const uint8_t* in, uint8_t* out,
                      size_t n) {
-    if (n == 0) return;
-    const RoundKeys rk = load_keys(ks, kEncOff);
-    const uint8x16_t rev = vld1q_u8(kRev128);
-    uint8x16_t prev = vld1q_u8(iv);
-    in_batches(n, [&](auto blocks) {
-        constexpr size_t N = decltype(blocks)::value;
-        uint8x16_t c[N], b[N];
-        load_blocks<N>(in, c);
-        b[0] = prev;
-#pragma GCC unroll 8
-        for (size_t i = 1; i < N; ++i) b[i] = c[i - 1];
-        crypt_n<N>(rk, rev, b);
-#pragma GCC unroll 8
-        for (size_t i = 0; i < N; ++i) b[i] = veorq_u8(b[i], c[i]);
-        prev = c[N - 1];
-        store_blocks<N>(out, b);
-        in += 16 * N;
-        out += 16 * N;
-    });
-    vst1q_u8(iv, prev);
+    chain_decrypt<true>(ks, iv, in, out, n);
 }
 
 // CTR: the 128-bit big-endian counter is kept as two native 64-bit halves
@@ -357,23 +304,27 @@ void sm4_ctr(const KeySchedule& ks, uint8_t iv[16], const uint8_t* in, uint8_t* 
     while (n != 0) {
         const uint64_t room = (uint64_t{1} << 32) - static_cast<uint32_t>(lo);
         const size_t run = n < room ? n : static_cast<size_t>(room);
+        // The counter blocks go through the frame as input states already.
         uint32x4_t next = counter_state(hi, lo);
-        in_batches(run, [&](auto blocks) {
-            constexpr size_t N = decltype(blocks)::value;
-            uint32x4_t x[N];
-            x[0] = next;
+        parallel_blocks<false, 8, 4, 1>(
+            in, out, run,
+            [&](size_t, uint8x16_t) {
+                const uint32x4_t x = next;
+                next = vaddq_u32(next, one);
+                return vreinterpretq_u8_u32(x);
+            },
+            [&](auto& b) {
+                constexpr size_t N = sizeof b / sizeof b[0];
+                uint32x4_t x[N];
 #pragma GCC unroll 8
-            for (size_t i = 1; i < N; ++i) x[i] = vaddq_u32(x[i - 1], one);
-            next = vaddq_u32(x[N - 1], one);
-            sm4_rounds<N>(rk, x);
-            uint8x16_t b[N];
-            load_blocks<N>(in, b);
+                for (size_t i = 0; i < N; ++i) x[i] = vreinterpretq_u32_u8(b[i]);
+                sm4_rounds<N>(rk, x);
 #pragma GCC unroll 8
-            for (size_t i = 0; i < N; ++i) b[i] = veorq_u8(b[i], from_state(x[i], rev));
-            store_blocks<N>(out, b);
-            in += 16 * N;
-            out += 16 * N;
-        });
+                for (size_t i = 0; i < N; ++i) b[i] = vreinterpretq_u8_u32(x[i]);
+            },
+            [&](size_t, uint8x16_t b, uint8x16_t d) {
+                return veorq_u8(d, from_state(vreinterpretq_u32_u8(b), rev));
+            });
         const uint64_t old = lo;
         lo += run;
         hi += lo < old;
@@ -503,7 +454,7 @@ void ocb_kernel(const KeySchedule& ks, OcbState& st, const uint8_t* in, uint8_t*
     while (n != 0 && i % 8 != 0) one_block();
     if (n >= 8) {
         const uint8x16_t l0 = vld1q_u8(st.l[0]), l1 = vld1q_u8(st.l[1]), l2 = vld1q_u8(st.l[2]);
-        for (; n >= 8; n -= 8, in += 128, out += 128) {
+        for (; n >= 8; n -= 8) {
             uint8x16_t o[8], b[8];
             o[0] = veorq_u8(offset, l0);
             o[1] = veorq_u8(o[0], l1);
@@ -515,7 +466,7 @@ void ocb_kernel(const KeySchedule& ks, OcbState& st, const uint8_t* in, uint8_t*
             i += 8;
             o[7] = veorq_u8(o[6], vld1q_u8(st.l[__builtin_ctzll(i)]));
             offset = o[7];
-            load_blocks<8>(in, b);
+            load_blocks<false>(in, b);
             if constexpr (Encrypt) {
 #pragma GCC unroll 8
                 for (unsigned j = 0; j < 8; ++j) sum = veorq_u8(sum, b[j]);
@@ -529,7 +480,7 @@ void ocb_kernel(const KeySchedule& ks, OcbState& st, const uint8_t* in, uint8_t*
 #pragma GCC unroll 8
                 for (unsigned j = 0; j < 8; ++j) sum = veorq_u8(sum, b[j]);
             }
-            store_blocks<8>(out, b);
+            store_blocks<false>(out, b);
         }
     }
     while (n != 0) one_block();

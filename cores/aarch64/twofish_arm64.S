@@ -1,302 +1,161 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-// Twofish block and mode kernels in base AArch64 (A64 integer instructions
-// only), used by the "twofish-arm64-asm" core (twofish_asm.cpp).
+// Twofish block and mode kernels in base AArch64 (integer instructions only)
+// for the "twofish-arm64-asm" core; twofish_asm.cpp declares the entry points
+// (contracts of cores/core.h) and checks the schedule offsets below against
+// cores/portable/twofish_schedule.h (g() tables s[4][256], then k[40]). NOT
+// CONSTANT-TIME, like the portable core (cores/portable/twofish.cpp says why).
 //
-// The key schedule is the portable core's (cores/portable/twofish_schedule.h):
-//     offset    0: s[4][256]  the key-dependent g() tables, 1 KiB apart
-//     offset 4096: k[40]      K0..K7 whitening, K8..K39 round keys
-// twofish_asm.cpp static_asserts these offsets against the struct.
+// A round is 8 table lookups, 6 EORs folding them into g(x) and g(rol8 y),
+// 4 ADDs (PHT, round keys), 2 EORs into the other half and one LDP of the
+// round keys; all 16 rounds unrolled. A byte is one AND of the 0xff mask with
+// a rotated operand, scaled by 4 in the load. No rotate runs: g(rol8 y) reads
+// y's bytes in rotated order, and each state word is kept as S with true
+// value ROR(S, rho), rho known at assembly time, so the Feistel ROR1/ROL1
+// become rotate amounts of the EORs and byte extracts, and the output
+// whitening removes the rest (`eor out, key, S, ror #rho`). The parallel modes
+// (ECB, CBC/CFB decryption, CTR, XTS, OCB) run two blocks interleaved
+// instruction by instruction, so one block's load latency hides behind the
+// other's work (two is what the 31 registers hold with all pointers, both
+// states and the chaining value resident); serial modes and an odd last
+// block use the one-block routines. Guest instructions per byte under
+// qemu-aarch64 (Twofish-128, 16 KiB updates): ECB 29.5, CBC-dec 29.8, CFB-dec
+// 30.0, CTR 30.2, XTS 30.4, OCB 30.7, CBC-enc/CFB-enc 30.6, OFB 30.9.
 //
-// NOT CONSTANT-TIME, like the portable core: g() indexes key-dependent tables
-// with bytes of the state (see cores/portable/twofish.cpp for why that is
-// accepted for Twofish).
-//
-// Technique:
-//  - One round is 8 table lookups, 6 EORs folding them into g(x) and
-//    g(rol8 y), 4 ADDs for the PHT and the round keys, 2 EORs into the other
-//    half: 28 instructions, plus one LDP of the round-key pair shared by the
-//    blocks in flight. All 16 rounds are unrolled; subkeys are addressed by
-//    immediate offsets from one pointer.
-//  - Byte extraction is one AND of the 0xff mask with a rotated operand
-//    (`and w, mask, x, ror #n`), and the load scales the byte by 4
-//    (`ldr w, [table, w, uxtw #2]`): two instructions per lookup. g(rol8 y)
-//    reads y's bytes in rotated order, so the rotate by 8 never runs.
-//  - The Feistel rotations (ROR1 after the XOR of one word, ROL1 before the
-//    XOR of the other) are never executed either. Each state word is kept
-//    as S with true value ROR(S, rho) for a rho known at assembly time: the
-//    update XORs the round output into S pre-rotated by -rho (again a free
-//    rotated operand), and the byte extracts add rho to their rotate amount.
-//    rho drifts by one per update and is removed by the output whitening
-//    (`eor out, key, S, ror #rho`). Net: no instruction per round is spent
-//    on rotates.
-//  - Parallel modes (ECB, CBC/CFB decryption, CTR, XTS, OCB) run two
-//    independent blocks through the rounds interleaved instruction by
-//    instruction, so one block's load latency is hidden behind the other's
-//    work; the round-key LDP serves both. Two blocks is what the 31 general
-//    registers allow with all pointers, both states and the chaining value
-//    resident. Serial modes (CBC/CFB encryption, OFB) and an odd last block
-//    use the one-block routines.
-// Cost, measured as guest instructions per byte under qemu-aarch64 (TCG
-// plugin count, EVP_CipherUpdate in 16 KiB calls, 2 MiB minus 1 MiB;
-// Twofish-128, the other key sizes run the same code): ECB 29.5,
-// CBC-dec 29.8, CFB-dec 30.0, CTR 30.2, XTS 30.4, OCB 30.7, CBC-enc/CFB-enc
-// 30.7, OFB 31.0. The portable C++ core (GCC 12 -O2) takes 40.8 for ECB and
-// 41.5-52.8 in the modes. No real-hardware cycle counts yet.
-//
-// Register roles, shared by every entry point and the internal routines
-// (x18 is the platform register and is never touched):
-//     x0  TB0   s[0], the KeySchedule itself     x5-x7  TB1-TB3  s[1..3]
-//     x1  IVP   iv/tweak/OcbState pointer        x8     KP       &k[0]
-//     x2  IN    x3 OUT   x4 N (blocks left)      w9     MASK     0xff
-//     w10-w13   block 0 words A B C D            w14-w17 block 1 words
-//     w19-w21   block 0 scratch F G I            w22-w24 block 1 scratch
-//     w25-w26   KA KB  key pair                  x27-x28 CV0 CV1 chaining value,
-//                                                  counter, tweak or offset
-// The internal routines clobber F, G, I, KA, KB and the state words only.
-
+// Registers (x18, the platform register, is never touched): TB0-TB3 the g()
+// tables (TB0 is the KeySchedule), KP &k[0], MASK 0xff; IVP the iv, tweak or
+// OcbState; IN, OUT, N the blocks left; per block the words A B C D and
+// scratch F G I (block 0: w10-w13, w19-w21; block 1: w14-w17, w22-w24); KA KB
+// a key pair; CV0 CV1 the chaining value, counter, tweak or offset. The block
+// routines clobber F, G, I, KA, KB and the state words only.
 	.text
 	.arch	armv8-a
 
-TB0	.req	x0
-IVP	.req	x1
-IN	.req	x2
-OUT	.req	x3
-N	.req	x4
-TB1	.req	x5
-TB2	.req	x6
-TB3	.req	x7
-KP	.req	x8
-MASK	.req	w9
+TB0 .req x0;	IVP .req x1;	IN .req x2;	OUT .req x3;	N .req x4
+TB1 .req x5;	TB2 .req x6;	TB3 .req x7;	KP .req x8;	MASK .req w9
+KA .req w25;	KB .req w26;	xKA .req x25;	xKB .req x26
+CV0 .req x27;	CV1 .req x28;	wCV0 .req w27;	wCV1 .req w28
+// Block b's registers, w and x forms (A_0, xA_0, ...); both share MASK, KA, KB.
+.macro	block_regs b, ra, rb, rc, rd, rf, rg, ri
+	block_reg \b, A, \ra;	block_reg \b, B, \rb;	block_reg \b, C, \rc;	block_reg \b, D, \rd
+	block_reg \b, F, \rf;	block_reg \b, G, \rg;	block_reg \b, I, \ri
+	block_reg \b, MASK, 9;	block_reg \b, KA, 25;	block_reg \b, KB, 26
+.endm
+.macro	block_reg b, name, r
+\name\()_\b .req w\r;	x\name\()_\b .req x\r
+.endm
+	block_regs 0, 10, 11, 12, 13, 19, 20, 21
+	block_regs 1, 14, 15, 16, 17, 22, 23, 24
+	.set	TF_TABLES, 0;	.set	TF_TABLE_STRIDE, 1024;	.set	TF_KEYS, 4096
 
-A_0	.req	w10
-B_0	.req	w11
-C_0	.req	w12
-D_0	.req	w13
-A_1	.req	w14
-B_1	.req	w15
-C_1	.req	w16
-D_1	.req	w17
-xA_0	.req	x10
-xB_0	.req	x11
-xC_0	.req	x12
-xD_0	.req	x13
-xA_1	.req	x14
-xB_1	.req	x15
-xC_1	.req	x16
-xD_1	.req	x17
-
-F_0	.req	w19
-G_0	.req	w20
-I_0	.req	w21
-F_1	.req	w22
-G_1	.req	w23
-I_1	.req	w24
-KA	.req	w25
-KB	.req	w26
-xF_0	.req	x19
-xG_0	.req	x20
-xI_0	.req	x21
-xF_1	.req	x22
-xG_1	.req	x23
-xI_1	.req	x24
-xKA	.req	x25
-xKB	.req	x26
-
-CV0	.req	x27
-CV1	.req	x28
-wCV0	.req	w27
-wCV1	.req	w28
-
-// Offsets into the schedule (twofish_asm.cpp checks them).
-	.set	TF_TABLES, 0
-	.set	TF_TABLE_STRIDE, 1024
-	.set	TF_KEYS, 4096
-
-// ---- round building blocks ------------------------------------------------
-// Each macro works on `nb` blocks (1 or 2); with 2 it emits every step for
-// block 0 and then block 1, which interleaves the two dependency chains.
-// Register names are passed without the _0/_1 suffix.
-
-// acc = table[byte of src], the byte taken at bit `rot` (mod 32) of src.
-.macro	g_first nb, acc, src, rot, tab
-	and	\acc\()_0, MASK, \src\()_0, ror #((\rot) & 31)
+// ---- rounds -------------------------------------------------------------------
+// `each nb, step, args`: `step 0, args` and, with nb == 2, `step 1, args`, so
+// the two blocks' chains interleave. Steps name registers without _0/_1.
+.macro	each nb, step, args:vararg
+	\step	0, \args
 .if \nb == 2
-	and	\acc\()_1, MASK, \src\()_1, ror #((\rot) & 31)
-.endif
-	ldr	\acc\()_0, [\tab, \acc\()_0, uxtw #2]
-.if \nb == 2
-	ldr	\acc\()_1, [\tab, \acc\()_1, uxtw #2]
+	\step	1, \args
 .endif
 .endm
-
-// acc ^= table[byte of src at bit `rot`].
-.macro	g_next nb, acc, src, rot, tab
-	and	I_0, MASK, \src\()_0, ror #((\rot) & 31)
-.if \nb == 2
-	and	I_1, MASK, \src\()_1, ror #((\rot) & 31)
-.endif
-	ldr	I_0, [\tab, I_0, uxtw #2]
-.if \nb == 2
-	ldr	I_1, [\tab, I_1, uxtw #2]
-.endif
-	eor	\acc\()_0, \acc\()_0, I_0
-.if \nb == 2
-	eor	\acc\()_1, \acc\()_1, I_1
+// d = a insn c, or a insn ROR(c, r) (the rotate taken mod 32).
+.macro	op b, insn, d, a, c
+	\insn	\d\()_\b, \a\()_\b, \c\()_\b
+.endm
+.macro	op_ror b, insn, d, a, c, r
+	\insn	\d\()_\b, \a\()_\b, \c\()_\b, ror #((\r) & 31)
+.endm
+// acc = s[t][byte of src at bit `rot`] for t = 0, acc ^= it for t = 1..3.
+.macro	g_step nb, acc, src, rot, t
+.if \t == 0
+	g_lookup \nb, \acc, \src, \rot, TB0
+.else
+	g_lookup \nb, I, \src, \rot, TB\t
+	each	\nb, op, eor, \acc, \acc, I
 .endif
 .endm
+.macro	g_lookup nb, acc, src, rot, tab
+	each	\nb, op_ror, and, \acc, MASK, \src, \rot
+	each	\nb, table_load, \acc, \tab
+.endm
+.macro	table_load b, acc, tab
+	ldr	\acc\()_\b, [\tab, \acc\()_\b, uxtw #2]
+.endm
 
-// One Feistel round. x and y (true values ROR(x, rx), ROR(y, ry)) feed
-//     F = g(x) + g(rol8 y) + K[koff/4],  G = g(x) + 2 g(rol8 y) + K[koff/4 + 1]
-// and F, G are XORed into u and v rotated right by ru and rv. The caller
-// derives ru/rv from the lazy rotations of u and v: XOR-then-ROR1 on a word
-// at rho uses -rho, ROL1-then-XOR uses 1 - rho.
+// One Feistel round: x and y (true values ROR(x, rx), ROR(y, ry)) give
+//     F = g(x) + g(rol8 y) + K[koff/4],  G = g(x) + 2 g(rol8 y) + K[koff/4 + 1],
+// XORed into u and v rotated right by ru and rv: -rho for XOR-then-ROR1 on a
+// word at rho, 1 - rho for ROL1-then-XOR.
 .macro	round nb, x, y, u, v, rx, ry, ru, rv, koff
 	ldp	KA, KB, [KP, #(\koff)]
-	g_first	\nb, F, \x, (\rx), TB0
-	g_first	\nb, G, \y, (\ry+24), TB0
-	g_next	\nb, F, \x, (\rx+8), TB1
-	g_next	\nb, G, \y, (\ry), TB1
-	g_next	\nb, F, \x, (\rx+16), TB2
-	g_next	\nb, G, \y, (\ry+8), TB2
-	g_next	\nb, F, \x, (\rx+24), TB3
-	g_next	\nb, G, \y, (\ry+16), TB3
-	add	F_0, F_0, G_0
-.if \nb == 2
-	add	F_1, F_1, G_1
-.endif
-	add	G_0, F_0, G_0
-.if \nb == 2
-	add	G_1, F_1, G_1
-.endif
-	add	F_0, F_0, KA
-.if \nb == 2
-	add	F_1, F_1, KA
-.endif
-	add	G_0, G_0, KB
-.if \nb == 2
-	add	G_1, G_1, KB
-.endif
-	eor	\u\()_0, \u\()_0, F_0, ror #((\ru) & 31)
-.if \nb == 2
-	eor	\u\()_1, \u\()_1, F_1, ror #((\ru) & 31)
-.endif
-	eor	\v\()_0, \v\()_0, G_0, ror #((\rv) & 31)
-.if \nb == 2
-	eor	\v\()_1, \v\()_1, G_1, ror #((\rv) & 31)
-.endif
+.irp	t, 0, 1, 2, 3
+	g_step	\nb, F, \x, (\rx+8*\t), \t
+	g_step	\nb, G, \y, (\ry+8*\t+24), \t
+.endr
+	each	\nb, op, add, F, F, G
+	each	\nb, op, add, G, F, G
+	each	\nb, op, add, F, F, KA
+	each	\nb, op, add, G, G, KB
+	each	\nb, op_ror, eor, \u, \u, F, \ru
+	each	\nb, op_ror, eor, \v, \v, G, \rv
 .endm
 
-// w0..w3 ^= K[koff/4 ..]: the input whitening (all rotations are still 0).
-.macro	whiten_in nb, w0, w1, w2, w3, koff
+// w_i = K[koff/4 + i] ^ ROR(w_i, r_i): input and output whitening.
+.macro	whiten nb, w0, w1, w2, w3, r0, r1, r2, r3, koff
 	ldp	KA, KB, [KP, #(\koff)]
-	eor	\w0\()_0, \w0\()_0, KA
-	eor	\w1\()_0, \w1\()_0, KB
-.if \nb == 2
-	eor	\w0\()_1, \w0\()_1, KA
-	eor	\w1\()_1, \w1\()_1, KB
-.endif
+	each	\nb, op_ror, eor, \w0, KA, \w0, \r0
+	each	\nb, op_ror, eor, \w1, KB, \w1, \r1
 	ldp	KA, KB, [KP, #(\koff+8)]
-	eor	\w2\()_0, \w2\()_0, KA
-	eor	\w3\()_0, \w3\()_0, KB
-.if \nb == 2
-	eor	\w2\()_1, \w2\()_1, KA
-	eor	\w3\()_1, \w3\()_1, KB
-.endif
+	each	\nb, op_ror, eor, \w2, KA, \w2, \r2
+	each	\nb, op_ror, eor, \w3, KB, \w3, \r3
 .endm
 
-// w_i = K[koff/4 + i] ^ ROR(w_i, r_i): output whitening, undoing the lazy
-// rotations on the way.
-.macro	whiten_out nb, w0, w1, w2, w3, r0, r1, r2, r3, koff
-	ldp	KA, KB, [KP, #(\koff)]
-	eor	\w0\()_0, KA, \w0\()_0, ror #((\r0) & 31)
-	eor	\w1\()_0, KB, \w1\()_0, ror #((\r1) & 31)
-.if \nb == 2
-	eor	\w0\()_1, KA, \w0\()_1, ror #((\r0) & 31)
-	eor	\w1\()_1, KB, \w1\()_1, ror #((\r1) & 31)
-.endif
-	ldp	KA, KB, [KP, #(\koff+8)]
-	eor	\w2\()_0, KA, \w2\()_0, ror #((\r2) & 31)
-	eor	\w3\()_0, KB, \w3\()_0, ror #((\r3) & 31)
-.if \nb == 2
-	eor	\w2\()_1, KA, \w2\()_1, ror #((\r2) & 31)
-	eor	\w3\()_1, KB, \w3\()_1, ror #((\r3) & 31)
-.endif
-.endm
-
-// Encryption: plaintext words P0..P3 in A B C D on entry, ciphertext words
-// C0..C3 in C D A B on return (the final swap is only a renaming).
-// Rounds 2i and 2i+1; after round pair i every word sits at rotation
-// +-(i+1): A and C drift right (XOR then ROR1), B and D left (ROL1 then XOR).
+// Encryption: plaintext words in A B C D, ciphertext left in C D A B (the
+// final swap is a renaming); after round pair i every word is at rotation
+// +-(i+1): A, C drift right (XOR then ROR1), B, D left. Decryption: the
+// reverse, round keys from K38/K39 down.
 .macro	encrypt_body nb
-	whiten_in \nb, A, B, C, D, 0
+	whiten	\nb, A, B, C, D, 0, 0, 0, 0, 0
 .irp i, 0, 1, 2, 3, 4, 5, 6, 7
 	round	\nb, A, B, C, D, (\i), (-\i), (-\i), (1+\i), (32+16*\i)
 	round	\nb, C, D, A, B, (\i+1), (-\i-1), (-\i), (1+\i), (40+16*\i)
 .endr
-	whiten_out \nb, C, D, A, B, 8, 24, 8, 24, 16
+	whiten	\nb, C, D, A, B, 8, 24, 8, 24, 16
 .endm
-
-// Decryption: ciphertext words C0..C3 in C D A B on entry, plaintext words
-// P0..P3 in A B C D on return. Rounds run backwards: round keys from K38/K39
-// down, A and C drift left (ROL1 then XOR), B and D right.
 .macro	decrypt_body nb
-	whiten_in \nb, C, D, A, B, 16
+	whiten	\nb, C, D, A, B, 0, 0, 0, 0, 16
 .irp i, 0, 1, 2, 3, 4, 5, 6, 7
 	round	\nb, C, D, A, B, (-\i), (\i), (1+\i), (-\i), (152-16*\i)
 	round	\nb, A, B, C, D, (-\i-1), (\i+1), (1+\i), (-\i), (144-16*\i)
 .endr
-	whiten_out \nb, A, B, C, D, 24, 8, 24, 8, 0
+	whiten	\nb, A, B, C, D, 24, 8, 24, 8, 0
 .endm
 
-// ---- internal block routines (called with bl; see the register roles) ----
-
-.macro	local_function name
+// ---- block routines tf_enc1/2, tf_dec1/2 (bl; register roles above) ----------
+.macro	function name
 	.p2align 4
 	.type	\name, %function
 \name:
 	.cfi_startproc
 .endm
-
 .macro	end_function name
 	.cfi_endproc
 	.size	\name, . - \name
 .endm
-
-local_function tf_enc1
-	encrypt_body 1
-	ret
-	end_function tf_enc1
-
-local_function tf_enc2
-	encrypt_body 2
-	ret
-	end_function tf_enc2
-
-local_function tf_dec1
-	decrypt_body 1
-	ret
-	end_function tf_dec1
-
-local_function tf_dec2
-	decrypt_body 2
-	ret
-	end_function tf_dec2
-
-// ---- entry points -----------------------------------------------------------
-
-.macro	entry_point name
-	.p2align 4
+.macro	entry_point name	// exported from the object, not from the module
 	.globl	\name
 	.hidden	\name
-	.type	\name, %function
-\name:
-	.cfi_startproc
+	function \name
 .endm
-
-// Saves the callee-saved registers the kernels use and sets up the table and
-// key pointers. 112-byte frame: x29/x30, x19..x28, then one 16-byte slot
-// (STASH) where XTS and OCB keep the first block's tweak/offset of a pair
-// across the block routine.
+.irp	dir, enc, dec
+.irp	nb, 1, 2
+function tf_\dir\nb
+	\dir\()rypt_body \nb
+	ret
+	end_function tf_\dir\nb
+.endr
+.endr
+// ---- entry points: frame ------------------------------------------------------
+// Saves x19..x30, sets up the table and key pointers. 112-byte frame: x29/x30,
+// x19..x28, then 16 bytes (STASH) where XTS and OCB keep a pair's first mask.
 	.set	STASH, 96
 .macro	prologue
 	stp	x29, x30, [sp, #-112]!
@@ -304,232 +163,152 @@ local_function tf_dec2
 	.cfi_offset x29, -112
 	.cfi_offset x30, -104
 	mov	x29, sp
-	stp	x19, x20, [sp, #16]
-	stp	x21, x22, [sp, #32]
-	stp	x23, x24, [sp, #48]
-	stp	x25, x26, [sp, #64]
-	stp	x27, x28, [sp, #80]
-	.cfi_offset x19, -96
-	.cfi_offset x20, -88
-	.cfi_offset x21, -80
-	.cfi_offset x22, -72
-	.cfi_offset x23, -64
-	.cfi_offset x24, -56
-	.cfi_offset x25, -48
-	.cfi_offset x26, -40
-	.cfi_offset x27, -32
-	.cfi_offset x28, -24
+	save_pair 19, 20;	save_pair 21, 22;	save_pair 23, 24
+	save_pair 25, 26;	save_pair 27, 28
 	add	TB1, TB0, #(TF_TABLES + 1*TF_TABLE_STRIDE)
 	add	TB2, TB0, #(TF_TABLES + 2*TF_TABLE_STRIDE)
 	add	TB3, TB0, #(TF_TABLES + 3*TF_TABLE_STRIDE)
 	add	KP, TB0, #TF_KEYS
 	mov	MASK, #0xff
 .endm
-
-// Restores them and returns. Code after it (the early `9: ret` for
-// nblocks == 0) runs with the entry state again, which the CFI says.
+.macro	save_pair r0, r1
+	stp	x\r0, x\r1, [sp, #(8*\r0 - 136)]
+	.cfi_offset x\r0, 8*\r0 - 248
+	.cfi_offset x\r1, 8*\r0 - 240
+.endm
+// Code after it (the early `9: ret`) runs in the entry state, as the CFI says.
 .macro	epilogue
-	ldp	x19, x20, [sp, #16]
-	ldp	x21, x22, [sp, #32]
-	ldp	x23, x24, [sp, #48]
-	ldp	x25, x26, [sp, #64]
-	ldp	x27, x28, [sp, #80]
+	ldp	x19, x20, [sp, #16];	ldp	x21, x22, [sp, #32];	ldp	x23, x24, [sp, #48]
+	ldp	x25, x26, [sp, #64];	ldp	x27, x28, [sp, #80]
 	ldp	x29, x30, [sp], #112
 	.cfi_def_cfa_offset 0
-	.cfi_restore x19
-	.cfi_restore x20
-	.cfi_restore x21
-	.cfi_restore x22
-	.cfi_restore x23
-	.cfi_restore x24
-	.cfi_restore x25
-	.cfi_restore x26
-	.cfi_restore x27
-	.cfi_restore x28
-	.cfi_restore x29
-	.cfi_restore x30
+.irp	r, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30
+	.cfi_restore x\r
+.endr
 	ret
 .endm
 
-// BlocksFn (ks, in, out, nblocks) arrives as x0..x3; move it into the
-// ChainFn layout (ks, iv, in, out, nblocks) the kernels share.
-.macro	blocks_args
+// A parallel-mode kernel: CV0/CV1 from *IVP (if `cv`), `setup`, pairs of
+// blocks through `load dir, 2`, the 2-block routine and `finish dir, 2` (they
+// step IN and OUT), an odd last block the same with 1, `done`, CV0/CV1 back.
+.macro	parallel_kernel name, dir, load, finish, setup=, done=, cv=1, count=x4
+entry_point \name
+	cbz	\count, 9f
+	prologue
+.if \cv
+	ldp	CV0, CV1, [IVP]
+.endif
+	\setup
+	subs	N, N, #2
+	b.lo	2f
+1:	\load	\dir, 2
+	bl	tf_\dir\()2
+	\finish	\dir, 2
+	subs	N, N, #2
+	b.hs	1b
+2:	tbz	N, #0, 3f		// N is -1 when one block is left, -2 when none
+	\load	\dir, 1
+	bl	tf_\dir\()1
+	\finish	\dir, 1
+3:	\done
+.if \cv
+	stp	CV0, CV1, [IVP]
+.endif
+	epilogue
+9:	ret
+	end_function \name
+.endm
+
+.macro	blocks_args		// BlocksFn (ks, in, out, nblocks) into the ChainFn layout
 	mov	N, x3
 	mov	OUT, x2
 	mov	IN, x1
 .endm
+// `in_dir m, args`: `m args, w0, w1, w2, w3`, a block's words in memory order
+// as the `dir` routine takes them; `out_dir`: as it leaves them.
+.macro	in_enc m, args:vararg
+	\m	\args, A, B, C, D
+.endm
+.macro	in_dec m, args:vararg
+	\m	\args, C, D, A, B
+.endm
+.macro	out_enc m, args:vararg
+	in_dec	\m, \args
+.endm
+.macro	out_dec m, args:vararg
+	in_enc	\m, \args
+.endm
+// nb blocks from IN into the words or from the words to OUT, stepping it.
+.macro	ld_blocks dir, nb
+	in_\dir	move_blocks, ldp, IN, \nb
+.endm
+.macro	st_blocks dir, nb
+	out_\dir move_blocks, stp, OUT, \nb
+.endm
+.macro	move_blocks insn, ptr, nb, w0, w1, w2, w3
+.if \nb == 2
+	\insn	\w0\()_1, \w1\()_1, [\ptr, #16]
+	\insn	\w2\()_1, \w3\()_1, [\ptr, #24]
+.endif
+	\insn	\w2\()_0, \w3\()_0, [\ptr, #8]
+	\insn	\w0\()_0, \w1\()_0, [\ptr], #(16*\nb)
+.endm
 
-// void hwc_twofish_arm64_ecb_encrypt(const KeySchedule& ks, const uint8_t* in,
-//                                    uint8_t* out, size_t nblocks);
-entry_point hwc_twofish_arm64_ecb_encrypt
-	cbz	x3, 9f
-	blocks_args
-	prologue
-	subs	N, N, #2
-	b.lo	2f
-1:	ldp	A_1, B_1, [IN, #16]
-	ldp	C_1, D_1, [IN, #24]
-	ldp	C_0, D_0, [IN, #8]
-	ldp	A_0, B_0, [IN], #32
-	bl	tf_enc2
-	stp	C_1, D_1, [OUT, #16]
-	stp	A_1, B_1, [OUT, #24]
-	stp	A_0, B_0, [OUT, #8]
-	stp	C_0, D_0, [OUT], #32
-	subs	N, N, #2
-	b.hs	1b
-2:	tbz	N, #0, 3f		// N is -1 when one block is left, -2 when none
-	ldp	A_0, B_0, [IN]
-	ldp	C_0, D_0, [IN, #8]
-	bl	tf_enc1
-	stp	C_0, D_0, [OUT]
-	stp	A_0, B_0, [OUT, #8]
-3:	epilogue
-9:	ret
-	end_function hwc_twofish_arm64_ecb_encrypt
-
-// void hwc_twofish_arm64_ecb_decrypt(const KeySchedule& ks, const uint8_t* in,
-//                                    uint8_t* out, size_t nblocks);
-entry_point hwc_twofish_arm64_ecb_decrypt
-	cbz	x3, 9f
-	blocks_args
-	prologue
-	subs	N, N, #2
-	b.lo	2f
-1:	ldp	C_1, D_1, [IN, #16]
-	ldp	A_1, B_1, [IN, #24]
-	ldp	A_0, B_0, [IN, #8]
-	ldp	C_0, D_0, [IN], #32
-	bl	tf_dec2
-	stp	A_1, B_1, [OUT, #16]
-	stp	C_1, D_1, [OUT, #24]
-	stp	C_0, D_0, [OUT, #8]
-	stp	A_0, B_0, [OUT], #32
-	subs	N, N, #2
-	b.hs	1b
-2:	tbz	N, #0, 3f
-	ldp	C_0, D_0, [IN]
-	ldp	A_0, B_0, [IN, #8]
-	bl	tf_dec1
-	stp	A_0, B_0, [OUT]
-	stp	C_0, D_0, [OUT, #8]
-3:	epilogue
-9:	ret
-	end_function hwc_twofish_arm64_ecb_decrypt
-
-// CBC decryption, two blocks at a time: P_i = D(C_i) ^ C_{i-1}. Every
-// ciphertext word a pair needs is loaded before the pair's first store, so
-// in == out works; CV0/CV1 carry C_{i-1} (as two little-endian 64-bit halves)
-// from one pair to the next.
-// void hwc_twofish_arm64_cbc_decrypt(const KeySchedule& ks, uint8_t iv[16],
-//                                    const uint8_t* in, uint8_t* out, size_t nblocks);
-entry_point hwc_twofish_arm64_cbc_decrypt
-	cbz	x4, 9f
-	prologue
-	ldp	CV0, CV1, [IVP]
-	subs	N, N, #2
-	b.lo	2f
-1:	ldp	C_1, D_1, [IN, #16]
-	ldp	A_1, B_1, [IN, #24]
-	ldp	C_0, D_0, [IN]
-	ldp	A_0, B_0, [IN, #8]
-	bl	tf_dec2
-	eor	A_0, A_0, wCV0		// block 0 ^= C_{i-1}
-	eor	xB_0, xB_0, CV0, lsr #32	// (only the low 32 bits are stored)
-	eor	C_0, C_0, wCV1
-	eor	xD_0, xD_0, CV1, lsr #32
-	ldp	CV0, CV1, [IN], #16	// block 1 ^= C_i
-	eor	A_1, A_1, wCV0
-	eor	xB_1, xB_1, CV0, lsr #32
-	eor	C_1, C_1, wCV1
-	eor	xD_1, xD_1, CV1, lsr #32
-	ldp	CV0, CV1, [IN], #16	// C_{i+1} chains into the next pair
-	stp	A_1, B_1, [OUT, #16]
-	stp	C_1, D_1, [OUT, #24]
-	stp	C_0, D_0, [OUT, #8]
-	stp	A_0, B_0, [OUT], #32
-	subs	N, N, #2
-	b.hs	1b
-2:	tbz	N, #0, 3f
-	ldp	C_0, D_0, [IN]
-	ldp	A_0, B_0, [IN, #8]
-	bl	tf_dec1
-	eor	A_0, A_0, wCV0
-	eor	xB_0, xB_0, CV0, lsr #32
-	eor	C_0, C_0, wCV1
-	eor	xD_0, xD_0, CV1, lsr #32
-	ldp	CV0, CV1, [IN]
-	stp	A_0, B_0, [OUT]
-	stp	C_0, D_0, [OUT, #8]
-3:	stp	CV0, CV1, [IVP]
-	epilogue
-9:	ret
-	end_function hwc_twofish_arm64_cbc_decrypt
-
-// CFB decryption, two blocks at a time: P_i = C_i ^ E(C_{i-1}), all cipher
-// inputs known up front. CV0/CV1 carry C_{i-1} between pairs, as in CBC.
-// void hwc_twofish_arm64_cfb_decrypt(const KeySchedule& ks, uint8_t iv[16],
-//                                    const uint8_t* in, uint8_t* out, size_t nblocks);
-entry_point hwc_twofish_arm64_cfb_decrypt
-	cbz	x4, 9f
-	prologue
-	ldp	CV0, CV1, [IVP]
-	subs	N, N, #2
-	b.lo	2f
-1:	mov	A_0, wCV0		// block 0 = E(C_{i-1})
-	lsr	xB_0, CV0, #32
-	mov	C_0, wCV1
-	lsr	xD_0, CV1, #32
-	ldp	A_1, B_1, [IN]		// block 1 = E(C_i)
-	ldp	C_1, D_1, [IN, #8]
-	bl	tf_enc2
-	ldp	F_0, G_0, [IN]
-	ldp	F_1, G_1, [IN, #16]
-	eor	C_0, C_0, F_0
-	eor	D_0, D_0, G_0
-	eor	C_1, C_1, F_1
-	eor	D_1, D_1, G_1
-	ldp	F_0, G_0, [IN, #8]
-	ldp	F_1, G_1, [IN, #24]
-	eor	A_0, A_0, F_0
-	eor	B_0, B_0, G_0
-	eor	A_1, A_1, F_1
-	eor	B_1, B_1, G_1
-	ldp	CV0, CV1, [IN, #16]
+// ---- ECB, CBC and CFB decryption, CTR -----------------------------------------
+// CBC decryption: P_i = D(C_i) ^ C_{i-1}, C_{i-1} in CV0/CV1 (two
+// little-endian halves); every C_i is loaded before the stores (in == out).
+.macro	cbc_dec_finish dir, nb
+	cbc_xor_cv 0
+.if \nb == 2
+	ldp	CV0, CV1, [IN, #-32]
+	cbc_xor_cv 1
+.endif
+	ldp	CV0, CV1, [IN, #-16]
+	st_blocks dec, \nb
+.endm
+.macro	cbc_xor_cv b
+	eor	A_\b, A_\b, wCV0
+	eor	xB_\b, xB_\b, CV0, lsr #32	// (only the low 32 bits are stored)
+	eor	C_\b, C_\b, wCV1
+	eor	xD_\b, xD_\b, CV1, lsr #32
+.endm
+// Keystream (an encryption's output) ^= nb input blocks at IN, to OUT.
+.macro	keystream_out dir, nb
+	each	\nb, ld_words, F, G, 0
+	each	\nb, op, eor, C, C, F
+	each	\nb, op, eor, D, D, G
+	each	\nb, ld_words, F, G, 8
+	each	\nb, op, eor, A, A, F
+	each	\nb, op, eor, B, B, G
+.if \nb == 2
 	add	IN, IN, #32
-	stp	C_1, D_1, [OUT, #16]
-	stp	A_1, B_1, [OUT, #24]
-	stp	A_0, B_0, [OUT, #8]
-	stp	C_0, D_0, [OUT], #32
-	subs	N, N, #2
-	b.hs	1b
-2:	tbz	N, #0, 3f
+.endif
+	st_blocks enc, \nb
+.endm
+.macro	ld_words b, w0, w1, off
+	ldp	\w0\()_\b, \w1\()_\b, [IN, #(16*\b + \off)]
+.endm
+// CFB decryption: P_i = C_i ^ E(C_{i-1}); block 0 encrypts C_{i-1} (CV0/CV1),
+// block 1 the first block at IN.
+.macro	cfb_dec_load dir, nb
 	mov	A_0, wCV0
 	lsr	xB_0, CV0, #32
 	mov	C_0, wCV1
 	lsr	xD_0, CV1, #32
-	bl	tf_enc1
-	ldp	F_0, G_0, [IN]
-	ldp	I_0, KA, [IN, #8]
-	eor	C_0, C_0, F_0
-	eor	D_0, D_0, G_0
-	eor	A_0, A_0, I_0
-	eor	B_0, B_0, KA
-	ldp	CV0, CV1, [IN]
-	stp	C_0, D_0, [OUT]
-	stp	A_0, B_0, [OUT, #8]
-3:	stp	CV0, CV1, [IVP]
-	epilogue
-9:	ret
-	end_function hwc_twofish_arm64_cfb_decrypt
-
-// CTR, two blocks at a time. The 128-bit big-endian counter lives in CV0
-// (high half) and CV1 (low half) as native integers: ADDS/ADC step it with
-// the full 2^128 wrap, REV turns each half back into block bytes.
-// void hwc_twofish_arm64_ctr(const KeySchedule& ks, uint8_t iv[16],
-//                            const uint8_t* in, uint8_t* out, size_t nblocks);
-
-// Counter block into A B C D (block b), then counter + 1.
+.if \nb == 2
+	ldp	A_1, B_1, [IN]
+	ldp	C_1, D_1, [IN, #8]
+.endif
+.endm
+.macro	cfb_dec_finish dir, nb
+	ldp	CV0, CV1, [IN, #(16*\nb - 16)]	// the last C_i chains on
+	keystream_out \dir, \nb
+.endm
+// CTR: the big-endian counter as native integers, CV0 high and CV1 low half
+// (rev_cv on the way in and out): ADDS/ADC step it mod 2^128.
+.macro	ctr_load dir, nb
+	each	\nb, ctr_block
+.endm
 .macro	ctr_block b
 	rev	xA_\b, CV0
 	lsr	xB_\b, xA_\b, #32
@@ -538,97 +317,59 @@ entry_point hwc_twofish_arm64_cfb_decrypt
 	adds	CV1, CV1, #1
 	adc	CV0, CV0, xzr
 .endm
-
-entry_point hwc_twofish_arm64_ctr
-	cbz	x4, 9f
-	prologue
-	ldp	CV0, CV1, [IVP]
+.macro	rev_cv
 	rev	CV0, CV0
 	rev	CV1, CV1
-	subs	N, N, #2
-	b.lo	2f
-1:	ctr_block 0
-	ctr_block 1
-	bl	tf_enc2
-	ldp	F_0, G_0, [IN]
-	ldp	F_1, G_1, [IN, #16]
-	eor	C_0, C_0, F_0
-	eor	D_0, D_0, G_0
-	eor	C_1, C_1, F_1
-	eor	D_1, D_1, G_1
-	ldp	F_0, G_0, [IN, #8]
-	ldp	F_1, G_1, [IN, #24]
-	eor	A_0, A_0, F_0
-	eor	B_0, B_0, G_0
-	eor	A_1, A_1, F_1
-	eor	B_1, B_1, G_1
-	add	IN, IN, #32
-	stp	C_1, D_1, [OUT, #16]
-	stp	A_1, B_1, [OUT, #24]
-	stp	A_0, B_0, [OUT, #8]
-	stp	C_0, D_0, [OUT], #32
-	subs	N, N, #2
-	b.hs	1b
-2:	tbz	N, #0, 3f
-	ctr_block 0
-	bl	tf_enc1
-	ldp	F_0, G_0, [IN]
-	ldp	I_0, KA, [IN, #8]
-	eor	C_0, C_0, F_0
-	eor	D_0, D_0, G_0
-	eor	A_0, A_0, I_0
-	eor	B_0, B_0, KA
-	stp	C_0, D_0, [OUT]
-	stp	A_0, B_0, [OUT, #8]
-3:	rev	CV0, CV0
-	rev	CV1, CV1
-	stp	CV0, CV1, [IVP]
-	epilogue
-9:	ret
-	end_function hwc_twofish_arm64_ctr
-
-// ---- XTS and OCB ------------------------------------------------------------
-// Both whiten every block with a per-block 128-bit value (XTS tweak, OCB
-// offset) before and after the cipher, kept in CV0 (bytes 0..7) and CV1
-// (bytes 8..15) as little-endian 64-bit halves. The input side works on
-// 64-bit halves and splits them into the 32-bit words afterwards (the block
-// routines only read the low 32 bits of each word register); the output
-// side joins the words back with one ORR per half.
-
-// Block b (at IN + 16*b) into A B C D (encryption order) or C D A B
-// (decryption order), XORed with CV0/CV1. With `ck` set the plaintext is
-// first folded into the OCB checksum in xKA/xKB.
-.macro	load_masked dir, b, ck=0
-.ifc \dir, enc
-	ldp	xA_\b, xC_\b, [IN, #(16*\b)]
-.if \ck
-	eor	xKA, xKA, xA_\b
-	eor	xKB, xKB, xC_\b
-.endif
-	eor	xA_\b, xA_\b, CV0
-	eor	xC_\b, xC_\b, CV1
-	lsr	xB_\b, xA_\b, #32
-	lsr	xD_\b, xC_\b, #32
-.else
-	ldp	xC_\b, xA_\b, [IN, #(16*\b)]
-	eor	xC_\b, xC_\b, CV0
-	eor	xA_\b, xA_\b, CV1
-	lsr	xD_\b, xC_\b, #32
-	lsr	xB_\b, xA_\b, #32
-.endif
 .endm
 
-// Output block b (C D A B after encryption, A B C D after decryption) XORed
-// with m0/m1 to OUT + 16*b; with `ck` the result (OCB plaintext) is folded
-// into the checksum in xKA/xKB.
-.macro	store_masked dir, b, m0, m1, ck=0
-.ifc \dir, enc
-	orr	xI_0, xC_\b, xD_\b, lsl #32
-	orr	xI_1, xA_\b, xB_\b, lsl #32
-.else
-	orr	xI_0, xA_\b, xB_\b, lsl #32
-	orr	xI_1, xC_\b, xD_\b, lsl #32
+parallel_kernel hwc_twofish_arm64_ecb_encrypt, enc, ld_blocks, st_blocks, blocks_args, , 0, x3
+parallel_kernel hwc_twofish_arm64_ecb_decrypt, dec, ld_blocks, st_blocks, blocks_args, , 0, x3
+parallel_kernel hwc_twofish_arm64_cbc_decrypt, dec, ld_blocks, cbc_dec_finish
+parallel_kernel hwc_twofish_arm64_cfb_decrypt, enc, cfb_dec_load, cfb_dec_finish
+parallel_kernel hwc_twofish_arm64_ctr, enc, ctr_load, keystream_out, rev_cv, rev_cv
+
+// ---- XTS and OCB --------------------------------------------------------------
+// Both mask each block before and after the cipher with its own 128-bit value
+// (tweak, offset) in CV0 (bytes 0..7) and CV1 (8..15), little-endian; a pair's
+// first mask waits in STASH. Blocks are masked as 64-bit halves, split into
+// words afterwards (the block routines read only the low 32 bits of each) and
+// joined back by one ORR per half.
+// nb blocks from IN, masked: block 0 with CV0/CV1, which `next` steps on for
+// block 1; with `ck` the plaintext is first folded into the checksum xKA/xKB.
+.macro	load_masked dir, nb, next=xts_next_tweak, ck=0
+	in_\dir	load_masked1, 0, \ck
+.if \nb == 2
+	stp	CV0, CV1, [sp, #STASH]
+	\next
+	in_\dir	load_masked1, 1, \ck
+	add	IN, IN, #32
 .endif
+.endm
+.macro	load_masked1 b, ck, w0, w1, w2, w3
+	ldp	x\w0\()_\b, x\w2\()_\b, [IN, #(16*\b)]
+.if \ck
+	eor	xKA, xKA, x\w0\()_\b
+	eor	xKB, xKB, x\w2\()_\b
+.endif
+	eor	x\w0\()_\b, x\w0\()_\b, CV0
+	eor	x\w2\()_\b, x\w2\()_\b, CV1
+	lsr	x\w1\()_\b, x\w0\()_\b, #32
+	lsr	x\w3\()_\b, x\w2\()_\b, #32
+.endm
+// The nb output blocks, masked again, to OUT (with `ck`: and into the checksum).
+.macro	store_masked dir, nb, ck=0
+.if \nb == 2
+	ldp	xF_0, xG_0, [sp, #STASH]
+	out_\dir store_masked1, 0, xF_0, xG_0, \ck
+	out_\dir store_masked1, 1, CV0, CV1, \ck
+	add	OUT, OUT, #32
+.else
+	out_\dir store_masked1, 0, CV0, CV1, \ck
+.endif
+.endm
+.macro	store_masked1 b, m0, m1, ck, w0, w1, w2, w3
+	orr	xI_0, x\w0\()_\b, x\w1\()_\b, lsl #32
+	orr	xI_1, x\w2\()_\b, x\w3\()_\b, lsl #32
 	eor	xI_0, xI_0, \m0
 	eor	xI_1, xI_1, \m1
 .if \ck
@@ -637,9 +378,8 @@ entry_point hwc_twofish_arm64_ctr
 .endif
 	stp	xI_0, xI_1, [OUT, #(16*\b)]
 .endm
-
-// XTS tweak times alpha (IEEE 1619: little-endian, x^128 = x^7+x^2+x+1),
-// branch-free since the tweak is secret.
+// XTS over whole blocks of one data unit; tweak times alpha (IEEE 1619:
+// little-endian, x^128 = x^7+x^2+x+1), branch-free since the tweak is secret.
 .macro	xts_next_tweak
 	asr	xI_0, CV1, #63
 	mov	xI_1, #0x87		// (not encodable as an AND immediate)
@@ -647,51 +387,14 @@ entry_point hwc_twofish_arm64_ctr
 	and	xI_0, xI_0, xI_1
 	eor	CV0, xI_0, CV0, lsl #1
 .endm
-
-// XTS over whole blocks of one data unit (IEEE 1619 tweak update), two
-// blocks at a time: the pair's first tweak waits in STASH, the second stays
-// in CV0/CV1. `tweak` is the running tweak, read and written back.
-// void hwc_twofish_arm64_xts_{en,de}crypt(const KeySchedule& ks, uint8_t tweak[16],
-//                                        const uint8_t* in, uint8_t* out, size_t nblocks);
-.macro	xts_kernel name, dir
-entry_point \name
-	cbz	x4, 9f
-	prologue
-	ldp	CV0, CV1, [IVP]
-	subs	N, N, #2
-	b.lo	2f
-1:	load_masked \dir, 0
-	stp	CV0, CV1, [sp, #STASH]
+.macro	xts_finish dir, nb
+	store_masked \dir, \nb
 	xts_next_tweak
-	load_masked \dir, 1
-	add	IN, IN, #32
-	bl	tf_\dir\()2
-	ldp	xF_0, xG_0, [sp, #STASH]
-	store_masked \dir, 0, xF_0, xG_0
-	store_masked \dir, 1, CV0, CV1
-	add	OUT, OUT, #32
-	xts_next_tweak
-	subs	N, N, #2
-	b.hs	1b
-2:	tbz	N, #0, 3f
-	load_masked \dir, 0
-	bl	tf_\dir\()1
-	store_masked \dir, 0, CV0, CV1
-	xts_next_tweak
-3:	stp	CV0, CV1, [IVP]
-	epilogue
-9:	ret
-	end_function \name
 .endm
-
-xts_kernel hwc_twofish_arm64_xts_encrypt, enc
-xts_kernel hwc_twofish_arm64_xts_decrypt, dec
-
-// OCB (RFC 7253) whole data blocks, two at a time. OcbState (cores/core.h,
-// offsets checked in twofish_asm.cpp): offset at 0, checksum at 16, blocks
-// at 32, L table pointer at 40. The offset lives in CV0/CV1 for the whole
-// call; the block count and checksum are read and written back per pair.
-
+// OCB (RFC 7253): checksum ^= P_i, C_i = Offset_i ^ E(P_i ^ Offset_i) or
+// P_i = Offset_i ^ D(C_i ^ Offset_i). OcbState (cores/core.h, offsets checked
+// in twofish_asm.cpp): offset at 0 (in CV0/CV1 throughout), checksum at 16,
+// blocks at 32, L at 40; block count and checksum go back per pair.
 // blocks += 1 (in xF_0), offset ^= L[ntz(blocks)] (L table in xG_0).
 .macro	ocb_next_offset
 	add	xF_0, xF_0, #1
@@ -702,163 +405,96 @@ xts_kernel hwc_twofish_arm64_xts_decrypt, dec
 	eor	CV0, CV0, xF_1
 	eor	CV1, CV1, xG_1
 .endm
+.macro	ocb_load dir, nb
+	ldp	xF_0, xG_0, [IVP, #32]	// blocks, L
+.ifc \dir, enc
+	ldp	xKA, xKB, [IVP, #16]	// checksum
+	ocb_next_offset
+	load_masked enc, \nb, ocb_next_offset, 1
+	stp	xKA, xKB, [IVP, #16]
+.else
+	ocb_next_offset
+	load_masked dec, \nb, ocb_next_offset
+.endif
+	str	xF_0, [IVP, #32]
+.endm
+.macro	ocb_finish dir, nb
+.ifc \dir, enc
+	store_masked enc, \nb
+.else
+	ldp	xKA, xKB, [IVP, #16]
+	store_masked dec, \nb, 1
+	stp	xKA, xKB, [IVP, #16]
+.endif
+.endm
 
-// void hwc_twofish_arm64_ocb_{en,de}crypt(const KeySchedule& ks, OcbState& st,
-//                                        const uint8_t* in, uint8_t* out, size_t nblocks);
-// Encryption: checksum ^= P_i, C_i = Offset_i ^ E(P_i ^ Offset_i);
-// decryption: P_i = Offset_i ^ D(C_i ^ Offset_i), checksum ^= P_i.
-.macro	ocb_kernel name, dir
+.irp	dir, enc, dec
+parallel_kernel hwc_twofish_arm64_xts_\dir\()rypt, \dir, load_masked, xts_finish
+parallel_kernel hwc_twofish_arm64_ocb_\dir\()rypt, \dir, ocb_load, ocb_finish
+.endr
+
+// ---- serial modes: CBC and CFB encryption, OFB --------------------------------
+// One block at a time through tf_enc1, the chaining value or OFB register in
+// the words w0..w3 between blocks; `step` does a block, stepping IN and OUT.
+.macro	serial_kernel name, step, w0, w1, w2, w3
 entry_point \name
 	cbz	x4, 9f
 	prologue
-	ldp	CV0, CV1, [IVP]
-	subs	N, N, #2
-	b.lo	2f
-1:	ldp	xF_0, xG_0, [IVP, #32]	// blocks, L
-.ifc \dir, enc
-	ldp	xKA, xKB, [IVP, #16]	// checksum
-.endif
-	ocb_next_offset
-	stp	CV0, CV1, [sp, #STASH]
-	load_masked \dir, 0, 1
-	ocb_next_offset
-	load_masked \dir, 1, 1
-	str	xF_0, [IVP, #32]
-.ifc \dir, enc
-	stp	xKA, xKB, [IVP, #16]
-.endif
-	add	IN, IN, #32
-	bl	tf_\dir\()2
-	ldp	xF_0, xG_0, [sp, #STASH]
-.ifc \dir, enc
-	store_masked \dir, 0, xF_0, xG_0
-	store_masked \dir, 1, CV0, CV1
-.else
-	ldp	xKA, xKB, [IVP, #16]
-	store_masked \dir, 0, xF_0, xG_0, 1
-	store_masked \dir, 1, CV0, CV1, 1
-	stp	xKA, xKB, [IVP, #16]
-.endif
-	add	OUT, OUT, #32
-	subs	N, N, #2
-	b.hs	1b
-2:	tbz	N, #0, 3f
-	ldp	xF_0, xG_0, [IVP, #32]
-.ifc \dir, enc
-	ldp	xKA, xKB, [IVP, #16]
-.endif
-	ocb_next_offset
-	str	xF_0, [IVP, #32]
-	load_masked \dir, 0, 1
-.ifc \dir, enc
-	stp	xKA, xKB, [IVP, #16]
-.endif
-	bl	tf_\dir\()1
-.ifc \dir, enc
-	store_masked \dir, 0, CV0, CV1
-.else
-	ldp	xKA, xKB, [IVP, #16]
-	store_masked \dir, 0, CV0, CV1, 1
-	stp	xKA, xKB, [IVP, #16]
-.endif
-3:	stp	CV0, CV1, [IVP]
+	ldp	\w0\()_0, \w1\()_0, [IVP]
+	ldp	\w2\()_0, \w3\()_0, [IVP, #8]
+1:	\step
+	subs	N, N, #1
+	b.ne	1b
+	stp	\w0\()_0, \w1\()_0, [IVP]
+	stp	\w2\()_0, \w3\()_0, [IVP, #8]
 	epilogue
 9:	ret
 	end_function \name
 .endm
 
-ocb_kernel hwc_twofish_arm64_ocb_encrypt, enc
-ocb_kernel hwc_twofish_arm64_ocb_decrypt, dec
-
-// CBC encryption, serial: C_i = E(P_i ^ C_{i-1}). Between blocks the
-// chaining value stays in the encryption's output registers (C D A B).
-// void hwc_twofish_arm64_cbc_encrypt(const KeySchedule& ks, uint8_t iv[16],
-//                                    const uint8_t* in, uint8_t* out, size_t nblocks);
-entry_point hwc_twofish_arm64_cbc_encrypt
-	cbz	x4, 9f
-	prologue
-	ldp	C_0, D_0, [IVP]
-	ldp	A_0, B_0, [IVP, #8]
-1:	ldp	F_0, G_0, [IN]
-	ldp	I_0, KA, [IN, #8]
+// CBC encryption: C_i = E(P_i ^ C_{i-1}), chaining value in C D A B.
+.macro	cbc_enc_step
+	move_blocks ldp, IN, 1, F, G, I, KA	// the input block
 	eor	I_0, I_0, A_0		// word 2 = P2 ^ chaining word 2 (in A)
 	eor	KA, KA, B_0
 	eor	A_0, F_0, C_0		// word 0 = P0 ^ chaining word 0 (in C)
 	eor	B_0, G_0, D_0
 	mov	C_0, I_0
 	mov	D_0, KA
-	add	IN, IN, #16
 	bl	tf_enc1
-	stp	A_0, B_0, [OUT, #8]
-	stp	C_0, D_0, [OUT], #16
-	subs	N, N, #1
-	b.ne	1b
-	stp	C_0, D_0, [IVP]
-	stp	A_0, B_0, [IVP, #8]
-	epilogue
-9:	ret
-	end_function hwc_twofish_arm64_cbc_encrypt
-
-// CFB encryption, serial: C_i = P_i ^ E(C_{i-1}); the register (A B C D
-// between blocks) takes the ciphertext.
-// void hwc_twofish_arm64_cfb_encrypt(const KeySchedule& ks, uint8_t iv[16],
-//                                    const uint8_t* in, uint8_t* out, size_t nblocks);
-entry_point hwc_twofish_arm64_cfb_encrypt
-	cbz	x4, 9f
-	prologue
-	ldp	A_0, B_0, [IVP]
-	ldp	C_0, D_0, [IVP, #8]
-1:	bl	tf_enc1			// keystream in C D A B
-	ldp	F_0, G_0, [IN]
-	ldp	I_0, KA, [IN, #8]
+	st_blocks enc, 1
+.endm
+// CFB encryption: C_i = P_i ^ E(C_{i-1}), the register (A B C D) = C_i.
+.macro	cfb_enc_step
+	bl	tf_enc1			// keystream in C D A B
+	move_blocks ldp, IN, 1, F, G, I, KA	// the input block
 	eor	F_0, F_0, C_0
 	eor	G_0, G_0, D_0
 	eor	C_0, I_0, A_0
 	eor	D_0, KA, B_0
 	mov	A_0, F_0
 	mov	B_0, G_0
-	add	IN, IN, #16
-	stp	C_0, D_0, [OUT, #8]
-	stp	A_0, B_0, [OUT], #16
-	subs	N, N, #1
-	b.ne	1b
-	stp	A_0, B_0, [IVP]
-	stp	C_0, D_0, [IVP, #8]
-	epilogue
-9:	ret
-	end_function hwc_twofish_arm64_cfb_encrypt
-
-// OFB, serial: the register (A B C D between blocks) becomes E(register),
-// and the output is input ^ register.
-// void hwc_twofish_arm64_ofb(const KeySchedule& ks, uint8_t iv[16],
-//                            const uint8_t* in, uint8_t* out, size_t nblocks);
-entry_point hwc_twofish_arm64_ofb
-	cbz	x4, 9f
-	prologue
-	ldp	A_0, B_0, [IVP]
-	ldp	C_0, D_0, [IVP, #8]
-1:	bl	tf_enc1			// new register in C D A B
+	st_blocks dec, 1
+.endm
+// OFB: the register (A B C D) becomes E(register); output = input ^ register.
+.macro	ofb_step
+	bl	tf_enc1			// new register in C D A B
 	mov	F_0, A_0		// back to A B C D
 	mov	G_0, B_0
 	mov	A_0, C_0
 	mov	B_0, D_0
 	mov	C_0, F_0
 	mov	D_0, G_0
-	ldp	F_0, G_0, [IN]
-	ldp	I_0, KA, [IN, #8]
+	move_blocks ldp, IN, 1, F, G, I, KA	// the input block
 	eor	F_0, F_0, A_0
 	eor	G_0, G_0, B_0
 	eor	I_0, I_0, C_0
 	eor	KA, KA, D_0
-	add	IN, IN, #16
-	stp	I_0, KA, [OUT, #8]
-	stp	F_0, G_0, [OUT], #16
-	subs	N, N, #1
-	b.ne	1b
-	stp	A_0, B_0, [IVP]
-	stp	C_0, D_0, [IVP, #8]
-	epilogue
-9:	ret
-	end_function hwc_twofish_arm64_ofb
+	move_blocks stp, OUT, 1, F, G, I, KA
+.endm
+
+serial_kernel hwc_twofish_arm64_cbc_encrypt, cbc_enc_step, C, D, A, B
+serial_kernel hwc_twofish_arm64_cfb_encrypt, cfb_enc_step, A, B, C, D
+serial_kernel hwc_twofish_arm64_ofb, ofb_step, A, B, C, D
 
 	.section .note.GNU-stack, "", %progbits

@@ -3,9 +3,10 @@
 //
 // CPACF takes the raw key in a parameter block, not a schedule, and does the
 // whole mode in one instruction: ECB and XTS on KM, CBC on KMC, CFB128 and
-// CFB8 on KMF (LCFB 16 / 1), OFB on KMO, CTR on KMCTR with counter blocks the
-// program writes, CBC-MAC on KMAC, stitched GCM on KMA. Every kernel is one
-// instruction call per invocation (CTR: one per batch of counters), with the
+// CFB8 on KMF (LCFB 16 / 1), OFB on KMO, CTR on KMA-GCM (its 32-bit counter
+// carried here) or else KMCTR with counter blocks the program writes,
+// CBC-MAC on KMAC, stitched GCM on KMA. Every kernel is one instruction call
+// per invocation (KMCTR: one per batch of counters), with the
 // chaining value carried in and out of the parameter block. XTS: the first
 // tweak from PCC compute-XTS-parameter, the blocks on KM-XTS; whole-block
 // data units in one KM full-XTS call where the machine has it (MSA10). CMAC's
@@ -18,7 +19,8 @@
 // itself falls back to the portable AES when KM lacks the code. Kernels of an
 // MSA level the build excludes (HWCIPHER_S390X_MSA4/_MSA8) are not compiled
 // at all: their slots stay empty and the generic kernels serve them.
-// OCB stays generic: it already batches whole runs through encrypt_blocks.
+// OCB masks its blocks in software around one KM call per pass; CCM pairs
+// KMAC with the CTR kernel, whose counter engine is KMA-GCM where it exists.
 // KM and KMCTR read the key in place in the KeySchedule (their parameter
 // block is just the key); the other parameter blocks are stack copies of the
 // key and chaining state, wiped after each call.
@@ -225,7 +227,74 @@ void cbc_mac(const KeySchedule& ks, uint8_t iv[kBlockSize], const uint8_t* in, s
     finish_chain(p, iv);
 }
 
-// ---- CTR: KMCTR over counter blocks written here --------------------------
+// ---- CTR: KMA-GCM as a counter engine, else KMCTR over counters written here
+
+#if defined(HWCIPHER_S390X_MSA8)
+
+uint32_t load_be32(const uint8_t* p) {
+    return (uint32_t{p[0]} << 24) | (uint32_t{p[1]} << 16) | (uint32_t{p[2]} << 8) | p[3];
+}
+
+void store_be32(uint8_t* p, uint32_t v) {
+    p[0] = static_cast<uint8_t>(v >> 24);
+    p[1] = static_cast<uint8_t>(v >> 16);
+    p[2] = static_cast<uint8_t>(v >> 8);
+    p[3] = static_cast<uint8_t>(v);
+}
+
+// KMA-GCM-AES parameter block.
+struct KmaParam {
+    uint8_t reserved[12];
+    uint8_t cv[4];      // 32-bit counter, incremented before each block's use
+    uint8_t t[16];      // running GHASH (the tag only after a call with LPC)
+    uint8_t h[16];      // hash subkey, valid with HS
+    uint64_t taadl;     // total AAD / text bits: consumed only with LPC
+    uint64_t tpcl;
+    uint8_t j0[16];     // counter block i is j0[0..11] || (cv + i)
+    uint8_t key[32];
+};
+static_assert(offsetof(KmaParam, t) == 16 && offsetof(KmaParam, h) == 32);
+static_assert(offsetof(KmaParam, taadl) == 48 && offsetof(KmaParam, j0) == 64);
+static_assert(offsetof(KmaParam, key) == 80);
+
+// KMA-GCM used for its counter mode alone, as OpenSSL does on s390x: one
+// call for the whole buffer, nothing to write per block. KMA steps only the
+// low 32 bits of the counter block (J0 bytes 0..11 || CV, CV + 1 per block,
+// wrapping mod 2^32), so a call ends where they wrap and the carry into the
+// upper 96 bits is taken here. The GHASH it computes on the side runs under
+// a zero H (HS) and is dropped: no LPC, so neither J0's last word nor the
+// lengths are read.
+void kma_ctr(const CpacfKey& k, uint8_t ctr[kBlockSize], const uint8_t* in, uint8_t* out,
+             size_t n) {
+    KmaParam p;
+    std::memset(&p, 0, sizeof p);
+    std::memcpy(p.key, k.key, sizeof p.key);  // all 32 bytes: a fixed-size copy
+    uint64_t hi;
+    uint32_t mid, low;  // the counter: hi (bytes 0..7), mid (8..11), low (12..15)
+    std::memcpy(&hi, ctr, 8);
+    std::memcpy(&mid, ctr + 8, 4);
+    std::memcpy(&low, ctr + 12, 4);
+    const unsigned long fc = k.fc | cpacf::kKmaHs | cpacf::kKmaLaad;
+    while (n != 0) {
+        const uint64_t room = (uint64_t{1} << 32) - low;  // blocks until `low` wraps
+        const size_t m = n < room ? n : static_cast<size_t>(room);
+        std::memcpy(p.j0, &hi, 8);
+        std::memcpy(p.j0 + 8, &mid, 4);
+        store_be32(p.cv, low - 1);
+        cpacf::kma(fc, &p, out, in, m * kBlockSize, nullptr, 0);
+        in += m * kBlockSize;
+        out += m * kBlockSize;
+        n -= m;
+        low += static_cast<uint32_t>(m);
+        if (low == 0 && ++mid == 0) ++hi;  // (m == room: the wrap)
+    }
+    std::memcpy(ctr, &hi, 8);
+    std::memcpy(ctr + 8, &mid, 4);
+    std::memcpy(ctr + 12, &low, 4);
+    secure_wipe(&p, sizeof p);
+}
+
+#endif // HWCIPHER_S390X_MSA8
 
 // Counter blocks per KMCTR call: 2 KiB of stack.
 constexpr size_t kCtrBatch = 128;
@@ -249,6 +318,12 @@ void fill_counters(uint8_t* dst, uint64_t& hi, uint64_t& lo, size_t m) {
 void ctr(const KeySchedule& ks, uint8_t iv[kBlockSize], const uint8_t* in, uint8_t* out,
          size_t n) {
     const CpacfKey& k = cpacf_key(ks);
+#if defined(HWCIPHER_S390X_MSA8)
+    if (k.have & kHaveKma) {
+        if (n != 0) kma_ctr(k, iv, in, out, n);
+        return;
+    }
+#endif
     if ((k.have & kHaveKmctr) == 0) return generic::ctr(aes_cpacf, ks, iv, in, out, n);
     uint64_t hi, lo;
     std::memcpy(&hi, iv, 8);
@@ -267,6 +342,120 @@ void ctr(const KeySchedule& ks, uint8_t iv[kBlockSize], const uint8_t* in, uint8
     }
     std::memcpy(iv, &hi, 8);
     std::memcpy(iv + 8, &lo, 8);
+}
+
+// ---- CCM: CBC-MAC on KMAC, the counter part on this core's CTR -------------
+
+// Blocks per pass (16 KiB): one KMAC and one CTR call each, the second pass
+// reading what the first left in the cache. The MAC reads the plaintext:
+// before CTR overwrites it when encrypting (in == out), after CTR produced it
+// when decrypting. cbc_mac and ctr fall back by themselves where KMAC or the
+// counter engines lack this key's function code.
+constexpr size_t kCcmPass = 1024;
+
+template <bool Encrypt>
+void ccm_crypt(const KeySchedule& ks, uint8_t mac[kBlockSize], uint8_t ctr_block[kBlockSize],
+               const uint8_t* in, uint8_t* out, size_t n) {
+    while (n != 0) {
+        const size_t m = n < kCcmPass ? n : kCcmPass;
+        if constexpr (Encrypt) cbc_mac(ks, mac, in, m);
+        ctr(ks, ctr_block, in, out, m);
+        if constexpr (!Encrypt) cbc_mac(ks, mac, out, m);
+        in += m * kBlockSize;
+        out += m * kBlockSize;
+        n -= m;
+    }
+}
+
+void ccm_encrypt(const KeySchedule& ks, uint8_t mac[kBlockSize], uint8_t ctr_block[kBlockSize],
+                 const uint8_t* in, uint8_t* out, size_t n) {
+    ccm_crypt<true>(ks, mac, ctr_block, in, out, n);
+}
+
+void ccm_decrypt(const KeySchedule& ks, uint8_t mac[kBlockSize], uint8_t ctr_block[kBlockSize],
+                 const uint8_t* in, uint8_t* out, size_t n) {
+    ccm_crypt<false>(ks, mac, ctr_block, in, out, n);
+}
+
+// ---- OCB: the offsets in software, the blocks in one KM call per pass --------
+
+// Blocks per KM call (16 KiB).
+constexpr size_t kOcbPass = 1024;
+
+// A block as two big-endian 64-bit halves (native order): the offsets, the
+// checksum and the masking are XORs, done two words at a time.
+struct Half2 {
+    uint64_t hi, lo;
+};
+
+Half2 load2(const uint8_t* p) {
+    Half2 v;
+    std::memcpy(&v.hi, p, 8);
+    std::memcpy(&v.lo, p + 8, 8);
+    return v;
+}
+
+void store2(uint8_t* p, Half2 v) {
+    std::memcpy(p, &v.hi, 8);
+    std::memcpy(p + 8, &v.lo, 8);
+}
+
+Half2 operator^(Half2 a, Half2 b) { return {a.hi ^ b.hi, a.lo ^ b.lo}; }
+
+// Offset_i = Offset_{i-1} ^ L[ntz(i)]; C_i = Offset_i ^ E(P_i ^ Offset_i),
+// Checksum ^= P_i (decryption: P_i = Offset_i ^ D(C_i ^ Offset_i)). Per pass:
+// the masked blocks are written straight to `out`, one KM call enciphers them
+// there, and a second loop recomputes the same offsets (from the pass's first
+// offset and block number) to unmask them. Offsets and checksum live in
+// registers only; `in == out` works, as each block is read before its output
+// is written. Without KM for this key size the schedule is the portable one:
+// the generic kernel then runs over it.
+template <bool Encrypt>
+void ocb_crypt(const KeySchedule& ks, OcbState& st, const uint8_t* in, uint8_t* out, size_t n) {
+    const CpacfKey& k = cpacf_key(ks);
+    if ((k.have & kHaveKm) == 0) {
+        if constexpr (Encrypt) return generic::ocb_encrypt(aes_cpacf, ks, st, in, out, n);
+        else return generic::ocb_decrypt(aes_cpacf, ks, st, in, out, n);
+    }
+    const uint8_t(*const l)[kBlockSize] = st.l;
+    Half2 offset = load2(st.offset), sum = load2(st.checksum);
+    uint64_t blocks = st.blocks;
+    while (n != 0) {
+        const size_t m = n < kOcbPass ? n : kOcbPass;
+        Half2 o = offset;
+        for (size_t j = 0; j < m; ++j) {
+            o = o ^ load2(l[std::countr_zero(blocks + 1 + j)]);
+            const Half2 x = load2(in + j * kBlockSize);
+            if constexpr (Encrypt) sum = sum ^ x;
+            store2(out + j * kBlockSize, x ^ o);
+        }
+        cpacf::km(k.fc | direction(!Encrypt), k.key, out, out, m * kBlockSize);
+        o = offset;
+        for (size_t j = 0; j < m; ++j) {
+            o = o ^ load2(l[std::countr_zero(blocks + 1 + j)]);
+            const Half2 y = load2(out + j * kBlockSize) ^ o;
+            if constexpr (!Encrypt) sum = sum ^ y;
+            store2(out + j * kBlockSize, y);
+        }
+        offset = o;
+        blocks += m;
+        in += m * kBlockSize;
+        out += m * kBlockSize;
+        n -= m;
+    }
+    store2(st.offset, offset);
+    store2(st.checksum, sum);
+    st.blocks = blocks;
+}
+
+void ocb_encrypt(const KeySchedule& ks, OcbState& st, const uint8_t* in, uint8_t* out,
+                 size_t n) {
+    ocb_crypt<true>(ks, st, in, out, n);
+}
+
+void ocb_decrypt(const KeySchedule& ks, OcbState& st, const uint8_t* in, uint8_t* out,
+                 size_t n) {
+    ocb_crypt<false>(ks, st, in, out, n);
 }
 
 // ---- XTS: KM-XTS with the running tweak as the XTS parameter --------------
@@ -412,32 +601,6 @@ bool cmac_last(const KeySchedule& ks, uint8_t x[kBlockSize], const uint8_t* last
 
 // ---- GCM: KMA, stitched with ghash-kimd's key -------------------------------
 
-uint32_t load_be32(const uint8_t* p) {
-    return (uint32_t{p[0]} << 24) | (uint32_t{p[1]} << 16) | (uint32_t{p[2]} << 8) | p[3];
-}
-
-void store_be32(uint8_t* p, uint32_t v) {
-    p[0] = static_cast<uint8_t>(v >> 24);
-    p[1] = static_cast<uint8_t>(v >> 16);
-    p[2] = static_cast<uint8_t>(v >> 8);
-    p[3] = static_cast<uint8_t>(v);
-}
-
-// KMA-GCM-AES parameter block.
-struct KmaParam {
-    uint8_t reserved[12];
-    uint8_t cv[4];      // 32-bit counter, incremented before each block's use
-    uint8_t t[16];      // running GHASH (the tag only after a call with LPC)
-    uint8_t h[16];      // hash subkey, valid with HS
-    uint64_t taadl;     // total AAD / text bits: consumed only with LPC
-    uint64_t tpcl;
-    uint8_t j0[16];     // counter block i is j0[0..11] || (cv + i)
-    uint8_t key[32];
-};
-static_assert(offsetof(KmaParam, t) == 16 && offsetof(KmaParam, h) == 32);
-static_assert(offsetof(KmaParam, taadl) == 48 && offsetof(KmaParam, j0) == 64);
-static_assert(offsetof(KmaParam, key) == 80);
-
 // Whole blocks only, never the final call: the GCM engine adds the lengths
 // block and E(K, J0) itself, so T stays the raw GHASH state (no LPC). H comes
 // from the GHASH key (HS), so the CPU never recomputes it. LAAD with no AAD:
@@ -511,11 +674,17 @@ extern const BlockCore aes_cpacf = {
     .xts_tweak = xts_tweak,
     .xts_unit_encrypt = xts_unit_encrypt,
     .xts_unit_decrypt = xts_unit_decrypt,
+    .ocb_encrypt = ocb_encrypt,
+    .ocb_decrypt = ocb_decrypt,
 #endif
 #if defined(HWCIPHER_S390X_MSA8)
     .gcm_ghash = &ghash_kimd,
     .gcm_encrypt = gcm_encrypt,
     .gcm_decrypt = gcm_decrypt,
+#endif
+#if defined(HWCIPHER_S390X_MSA4)
+    .ccm_encrypt = ccm_encrypt,
+    .ccm_decrypt = ccm_decrypt,
 #endif
 };
 

@@ -10,7 +10,7 @@
 // core's translation unit instantiates its own copy under its own -m flags.
 #pragma once
 
-#include "cores/x86_64/sm4_affine.h"
+#include "cores/sm4_affine.h"
 #include "cores/x86_64/sm4_avx2.h"
 
 namespace hwc::x86_64 {

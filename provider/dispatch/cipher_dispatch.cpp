@@ -7,42 +7,26 @@
 // entry point forwards to the CipherCtx virtuals. Thunks are the C boundary:
 // no exception crosses it.
 #include "provider/dispatch/cipher_dispatch.h"
+#include "provider/dispatch/thunks.h"
 
 #include <openssl/core_dispatch.h>
 
 #include <array>
 #include <utility>
 
-#include "provider/catalogue.h"
-#include "provider/cipher_ctx.h"
-#include "provider/errors.h"
-#include "provider/provider.h"
-#include "provider/trace.h"
+#include "provider/modes/cipher_ctx.h"
+#include "provider/module/catalogue.h"
+#include "provider/module/errors.h"
+#include "provider/module/provider.h"
+#include "provider/module/trace.h"
 
 namespace hwc {
 
 namespace {
 
-CipherCtx* as_ctx(void* vctx) { return static_cast<CipherCtx*>(vctx); }
+using namespace thunks;
 
-template <typename F>
-int guarded(F&& f) noexcept {
-    try {
-        return f();
-    } catch (...) {
-        return 0; // allocation failure inside a mode context
-    }
-}
-
-void freectx(void* vctx) noexcept { delete as_ctx(vctx); }
-
-void* dupctx(void* vctx) noexcept {
-    try {
-        return as_ctx(vctx)->clone();
-    } catch (...) {
-        return nullptr;
-    }
-}
+CipherCtx* as_ctx(void* vctx) { return as<CipherCtx>(vctx); }
 
 // A successful init with a key is what HWCIPHER_TRACE records.
 int traced_init(void* vctx, bool encrypt, const unsigned char* key, int ok) noexcept {
@@ -69,31 +53,12 @@ int update(void* vctx, unsigned char* out, size_t* outl, size_t outsize, const u
     return guarded([&] { return as_ctx(vctx)->update(out, outl, outsize, in, inl); });
 }
 
-int final(void* vctx, unsigned char* out, size_t* outl, size_t outsize) noexcept {
-    return guarded([&] { return as_ctx(vctx)->final(out, outl, outsize); });
-}
-
 int cipher(void* vctx, unsigned char* out, size_t* outl, size_t outsize, const unsigned char* in,
            size_t inl) noexcept {
     return guarded([&] { return as_ctx(vctx)->cipher(out, outl, outsize, in, inl); });
 }
 
-int get_ctx_params(void* vctx, OSSL_PARAM params[]) noexcept {
-    return guarded([&] { return as_ctx(vctx)->get_ctx_params(params); });
-}
-
-int set_ctx_params(void* vctx, const OSSL_PARAM params[]) noexcept {
-    return guarded([&] { return as_ctx(vctx)->set_ctx_params(params); });
-}
-
 const OSSL_PARAM* gettable_params(void*) noexcept { return algorithm_gettable_params(); }
-
-// OpenSSL stores every entry point as void (*)(void); the cast back happens
-// inside libcrypto according to function_id.
-template <typename Fn>
-void (*as_fn(Fn* f))(void) {
-    return reinterpret_cast<void (*)(void)>(f);
-}
 
 template <size_t I>
 struct Row {
@@ -106,25 +71,24 @@ struct Row {
         return algorithm_get_params(row, params);
     }
     static const OSSL_PARAM* gettable_ctx_params(void*, void*) noexcept {
-        const ModeOps& ops = mode_ops(row.mode);
-        return ops.gettable_ctx_params != nullptr ? ops.gettable_ctx_params() : nullptr;
+        return mode_ops(row.mode).gettable_ctx_params;
     }
     static const OSSL_PARAM* settable_ctx_params(void*, void*) noexcept {
-        const ModeOps& ops = mode_ops(row.mode);
-        return ops.settable_ctx_params != nullptr ? ops.settable_ctx_params() : nullptr;
+        return mode_ops(row.mode).settable_ctx_params;
     }
 
+    // In the order of the function ids, but for the raw cipher.
     static inline const OSSL_DISPATCH table[] = {
         {OSSL_FUNC_CIPHER_NEWCTX, as_fn(&newctx)},
-        {OSSL_FUNC_CIPHER_FREECTX, as_fn(&freectx)},
-        {OSSL_FUNC_CIPHER_DUPCTX, as_fn(&dupctx)},
         {OSSL_FUNC_CIPHER_ENCRYPT_INIT, as_fn(&encrypt_init)},
         {OSSL_FUNC_CIPHER_DECRYPT_INIT, as_fn(&decrypt_init)},
         {OSSL_FUNC_CIPHER_UPDATE, as_fn(&update)},
-        {OSSL_FUNC_CIPHER_FINAL, as_fn(&final)},
+        {OSSL_FUNC_CIPHER_FINAL, as_fn(&final<CipherCtx>)},
+        {OSSL_FUNC_CIPHER_FREECTX, as_fn(&freectx<CipherCtx>)},
+        {OSSL_FUNC_CIPHER_DUPCTX, as_fn(&dupctx<CipherCtx>)},
         {OSSL_FUNC_CIPHER_GET_PARAMS, as_fn(&get_params)},
-        {OSSL_FUNC_CIPHER_GET_CTX_PARAMS, as_fn(&get_ctx_params)},
-        {OSSL_FUNC_CIPHER_SET_CTX_PARAMS, as_fn(&set_ctx_params)},
+        {OSSL_FUNC_CIPHER_GET_CTX_PARAMS, as_fn(&get_ctx_params<CipherCtx>)},
+        {OSSL_FUNC_CIPHER_SET_CTX_PARAMS, as_fn(&set_ctx_params<CipherCtx>)},
         {OSSL_FUNC_CIPHER_GETTABLE_PARAMS, as_fn(&gettable_params)},
         {OSSL_FUNC_CIPHER_GETTABLE_CTX_PARAMS, as_fn(&gettable_ctx_params)},
         {OSSL_FUNC_CIPHER_SETTABLE_CTX_PARAMS, as_fn(&settable_ctx_params)},

@@ -3,38 +3,22 @@
 // shared thunks for everything that takes a context, one instantiation per
 // MAC for the context-free entry points. No exception crosses the C boundary.
 #include "provider/dispatch/mac_dispatch.h"
+#include "provider/dispatch/thunks.h"
 
 #include <openssl/core_dispatch.h>
 
 #include <array>
 #include <utility>
 
-#include "provider/provider.h"
+#include "provider/module/provider.h"
 
 namespace hwc {
 
 namespace {
 
-MacCtx* as_mac(void* vctx) { return static_cast<MacCtx*>(vctx); }
+using namespace thunks;
 
-template <typename F>
-int guarded(F&& f) noexcept {
-    try {
-        return f();
-    } catch (...) {
-        return 0;
-    }
-}
-
-void freectx(void* vctx) noexcept { delete as_mac(vctx); }
-
-void* dupctx(void* vctx) noexcept {
-    try {
-        return as_mac(vctx)->clone();
-    } catch (...) {
-        return nullptr;
-    }
-}
+MacCtx* as_mac(void* vctx) { return as<MacCtx>(vctx); }
 
 int init(void* vctx, const unsigned char* key, size_t keylen, const OSSL_PARAM params[]) noexcept {
     return guarded([&] { return as_mac(vctx)->init(key, keylen, params); });
@@ -42,23 +26,6 @@ int init(void* vctx, const unsigned char* key, size_t keylen, const OSSL_PARAM p
 
 int update(void* vctx, const unsigned char* in, size_t inl) noexcept {
     return guarded([&] { return as_mac(vctx)->update(in, inl); });
-}
-
-int final(void* vctx, unsigned char* out, size_t* outl, size_t outsize) noexcept {
-    return guarded([&] { return as_mac(vctx)->final(out, outl, outsize); });
-}
-
-int get_ctx_params(void* vctx, OSSL_PARAM params[]) noexcept {
-    return guarded([&] { return as_mac(vctx)->get_ctx_params(params); });
-}
-
-int set_ctx_params(void* vctx, const OSSL_PARAM params[]) noexcept {
-    return guarded([&] { return as_mac(vctx)->set_ctx_params(params); });
-}
-
-template <typename Fn>
-void (*as_fn(Fn* f))(void) {
-    return reinterpret_cast<void (*)(void)>(f);
 }
 
 template <size_t I>
@@ -74,31 +41,26 @@ struct Mac {
     }
     static int get_params(OSSL_PARAM params[]) noexcept {
         const MacOps& ops = *kMacs[I];
-        return ops.get_params != nullptr ? ops.get_params(params) : 1;
+        return ops.params.apply(ops, params) ? 1 : 0;
     }
-    static const OSSL_PARAM* gettable_params(void*) noexcept {
-        const MacOps& ops = *kMacs[I];
-        return ops.gettable_params != nullptr ? ops.gettable_params() : nullptr;
-    }
+    static const OSSL_PARAM* gettable_params(void*) noexcept { return kMacs[I]->params.list; }
     static const OSSL_PARAM* gettable_ctx_params(void*, void*) noexcept {
-        const MacOps& ops = *kMacs[I];
-        return ops.gettable_ctx_params != nullptr ? ops.gettable_ctx_params() : nullptr;
+        return kMacs[I]->gettable_ctx_params;
     }
     static const OSSL_PARAM* settable_ctx_params(void*, void*) noexcept {
-        const MacOps& ops = *kMacs[I];
-        return ops.settable_ctx_params != nullptr ? ops.settable_ctx_params() : nullptr;
+        return kMacs[I]->settable_ctx_params;
     }
 
     static inline const OSSL_DISPATCH table[] = {
         {OSSL_FUNC_MAC_NEWCTX, as_fn(&newctx)},
-        {OSSL_FUNC_MAC_DUPCTX, as_fn(&dupctx)},
-        {OSSL_FUNC_MAC_FREECTX, as_fn(&freectx)},
+        {OSSL_FUNC_MAC_DUPCTX, as_fn(&dupctx<MacCtx>)},
+        {OSSL_FUNC_MAC_FREECTX, as_fn(&freectx<MacCtx>)},
         {OSSL_FUNC_MAC_INIT, as_fn(&init)},
         {OSSL_FUNC_MAC_UPDATE, as_fn(&update)},
-        {OSSL_FUNC_MAC_FINAL, as_fn(&final)},
+        {OSSL_FUNC_MAC_FINAL, as_fn(&final<MacCtx>)},
         {OSSL_FUNC_MAC_GET_PARAMS, as_fn(&get_params)},
-        {OSSL_FUNC_MAC_GET_CTX_PARAMS, as_fn(&get_ctx_params)},
-        {OSSL_FUNC_MAC_SET_CTX_PARAMS, as_fn(&set_ctx_params)},
+        {OSSL_FUNC_MAC_GET_CTX_PARAMS, as_fn(&get_ctx_params<MacCtx>)},
+        {OSSL_FUNC_MAC_SET_CTX_PARAMS, as_fn(&set_ctx_params<MacCtx>)},
         {OSSL_FUNC_MAC_GETTABLE_PARAMS, as_fn(&gettable_params)},
         {OSSL_FUNC_MAC_GETTABLE_CTX_PARAMS, as_fn(&gettable_ctx_params)},
         {OSSL_FUNC_MAC_SETTABLE_CTX_PARAMS, as_fn(&settable_ctx_params)},

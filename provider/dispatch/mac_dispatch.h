@@ -6,7 +6,7 @@
 
 #include <cstddef>
 
-#include "provider/mac_ctx.h"
+#include "provider/macs/mac_ctx.h"
 
 namespace hwc {
 

@@ -6,10 +6,12 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "cores/s390x/cpacf_detect.h"
 #include "test/s390x/cpacf_shim.h"
 #include "test/support/ossl_env.h"
 
@@ -74,6 +76,32 @@ inline Bytes concat(const Bytes& a, const Bytes& b) {
     r.insert(r.end(), b.begin(), b.end());
     return r;
 }
+
+// Sets HWCIPHER_S390X_DISABLE and detects again for the lifetime of the
+// object; the previous setting and detection come back afterwards.
+class ScopedDisable {
+public:
+    explicit ScopedDisable(const char* spec) {
+        if (const char* old = std::getenv("HWCIPHER_S390X_DISABLE")) {
+            previous_ = old;
+            had_ = true;
+        }
+        setenv("HWCIPHER_S390X_DISABLE", spec, 1);
+        s390x::cpacf_redetect();
+    }
+    ~ScopedDisable() {
+        if (had_) setenv("HWCIPHER_S390X_DISABLE", previous_.c_str(), 1);
+        else unsetenv("HWCIPHER_S390X_DISABLE");
+        s390x::cpacf_redetect();
+    }
+    ScopedDisable(const ScopedDisable&) = delete;
+    ScopedDisable& operator=(const ScopedDisable&) = delete;
+
+private:
+    std::string previous_;
+    bool had_ = false;
+};
+
 
 inline Bytes slice(const Bytes& a, size_t from, size_t n) {
     return Bytes(a.begin() + static_cast<long>(from), a.begin() + static_cast<long>(from + n));

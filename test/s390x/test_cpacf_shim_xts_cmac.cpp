@@ -122,31 +122,6 @@ TEST(CpacfShimFullXts, UnmodelledParameterBlocksAreFatal) {
 
 // ---- the core, per capability ----------------------------------------------------
 
-// Sets HWCIPHER_S390X_DISABLE and detects again for the lifetime of the
-// object; the previous setting and detection come back afterwards.
-class ScopedDisable {
-public:
-    explicit ScopedDisable(const char* spec) {
-        if (const char* old = std::getenv("HWCIPHER_S390X_DISABLE")) {
-            previous_ = old;
-            had_ = true;
-        }
-        setenv("HWCIPHER_S390X_DISABLE", spec, 1);
-        s390x::cpacf_redetect();
-    }
-    ~ScopedDisable() {
-        if (had_) setenv("HWCIPHER_S390X_DISABLE", previous_.c_str(), 1);
-        else unsetenv("HWCIPHER_S390X_DISABLE");
-        s390x::cpacf_redetect();
-    }
-    ScopedDisable(const ScopedDisable&) = delete;
-    ScopedDisable& operator=(const ScopedDisable&) = delete;
-
-private:
-    std::string previous_;
-    bool had_ = false;
-};
-
 struct Capability {
     const char* disable;
     bool full_xts, pcc_xts, km_xts, pcc_cmac;

@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: Apache-2.0
+// The classic modes' shared state: re-init rules and the parameters only
+// they accept (mirroring OpenSSL's default provider).
+#include "provider/modes/classic_ctx.h"
+
+#include <openssl/params.h>
+
+#include <cstring>
+
+#include "provider/modes/tls_cbc.h"
+#include "provider/module/errors.h"
+
+namespace hwc {
+
+namespace {
+
+// Modes whose running IV returns to the original IV on a re-init without a
+// new IV (what OpenSSL 3 does for CBC, CFB and OFB; CTR keeps its counter).
+bool resets_iv_on_reinit(Mode m) {
+    return m == Mode::cbc || m == Mode::cbc_cts || m == Mode::cfb || m == Mode::cfb1 ||
+           m == Mode::cfb8 || m == Mode::ofb;
+}
+
+} // namespace
+
+void ClassicCtx::restart() {
+    num_ = 0;
+    reset_stream();
+    if (iv_set_ && resets_iv_on_reinit(row_->mode)) std::memcpy(iv_, oiv_, kBlockSize);
+}
+
+bool ClassicCtx::set_iv(const uint8_t* iv, size_t ivlen) {
+    if (row_->mode == Mode::ecb) return true; // ECB takes no IV; EVP may pass one anyway
+    if (!KeyedCtx::set_iv(iv, ivlen)) return false;
+    std::memcpy(oiv_, iv_, kBlockSize);
+    return true;
+}
+
+bool ClassicCtx::set_padding(const OSSL_PARAM& p) {
+    unsigned int pad;
+    if (!OSSL_PARAM_get_uint(&p, &pad)) return HWC_FAIL(prov_, kErrInvalidParam, "padding");
+    padding_ = pad != 0;
+    return true;
+}
+
+bool ClassicCtx::set_num(const OSSL_PARAM& p) {
+    unsigned int num;
+    if (!OSSL_PARAM_get_uint(&p, &num) || num >= kBlockSize)
+        return HWC_FAIL(prov_, kErrInvalidNum, "num must be below %zu", kBlockSize);
+    num_ = num;
+    return true;
+}
+
+// libssl passes the version as an int, which OSSL_PARAM_get_uint converts.
+bool ClassicCtx::set_tls_version(const OSSL_PARAM& p) {
+    return OSSL_PARAM_get_uint(&p, &tls_version_) ||
+           HWC_FAIL(prov_, kErrInvalidParam, "tls-version");
+}
+
+bool ClassicCtx::set_tls_mac_size(const OSSL_PARAM& p) {
+    size_t size;
+    // No TLS MAC is longer than the largest digest (64 bytes).
+    if (!OSSL_PARAM_get_size_t(&p, &size) || size > kMaxTlsMacSize)
+        return HWC_FAIL(prov_, kErrInvalidParam, "tls-mac-size must be at most %zu",
+                        kMaxTlsMacSize);
+    tls_mac_size_ = size;
+    return true;
+}
+
+} // namespace hwc

@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: Apache-2.0
+// The base of every cipher context: the algorithm and its core, the key
+// schedule, the IV, the direction, the one init sequence, the standard "no
+// key"/"no iv" refusals, wiping on re-key and free, and the answers the
+// shared parameter rows read (params/cipher_params.h). A mode family adds its
+// message state, overrides the hooks where it differs and declares its
+// parameter tables; FamilyCtx gives the final class clone() and its ModeOps.
+#pragma once
+
+#include <new>
+
+#include "cores/core.h"
+#include "provider/modes/cipher_ctx.h"
+#include "provider/params/param_table.h"
+
+namespace hwc {
+
+class KeyedCtx : public CipherCtx {
+public:
+    using ParamContext = KeyedCtx;
+
+    KeyedCtx(const ProvCtx* prov, const AlgorithmRow& row);
+    ~KeyedCtx() override;
+
+    // Init, in this order: the direction; restart(); the parameters if
+    // params_first_; the IV (set_iv); the key (set_key) or, without one,
+    // keep_key(); the parameters otherwise. The first failure ends it.
+    int init(bool encrypt, const uint8_t* key, size_t keylen, const uint8_t* iv, size_t ivlen,
+             const OSSL_PARAM params[]) final;
+    int get_ctx_params(OSSL_PARAM params[]) final {
+        return param_tables().gets.apply(*this, params) ? 1 : 0;
+    }
+    int set_ctx_params(const OSSL_PARAM params[]) final {
+        return param_tables().sets.apply(*this, params) ? 1 : 0;
+    }
+
+    // ---- what the shared parameter rows read -----------------------------
+    const ProvCtx* prov() const { return prov_; }
+    size_t key_len() const { return key_bytes(*row_); }
+    size_t iv_length() const { return ivlen_; }
+    // "iv" (updated = false) and "updated-iv"; nullptr when there is no IV
+    // to give yet (the AEAD rows then refuse with "no iv set").
+    virtual const uint8_t* iv_param(bool) const { return iv_; }
+    // The non-AEAD families' "padding", "num", "tls-mac" and its size.
+    virtual unsigned padding() const { return 1; }
+    virtual unsigned num() const { return 0; }
+    virtual const uint8_t* tls_mac() const { return nullptr; }
+    virtual size_t tls_mac_size() const { return 0; }
+
+protected:
+    KeyedCtx(const KeyedCtx&) = default;
+
+    virtual const ContextParams<KeyedCtx>& param_tables() const = 0;
+
+    // ---- the init sequence's hooks ----------------------------------------
+    // Forget the message or stream in progress (every init).
+    virtual void restart() {}
+    // Checks the IV's length and installs it. Default: exactly iv_length()
+    // bytes into iv_.
+    virtual bool set_iv(const uint8_t* iv, size_t ivlen);
+    // Schedules a key of the right length into ks_ (ks_ is wiped and
+    // key_set_ false on entry); false with an error raised (refused()).
+    virtual bool schedule_key(const uint8_t* key, size_t keylen);
+    // A key-less init keeps the key; false (error raised) refuses that.
+    virtual bool keep_key() { return true; }
+
+    // ---- the standard refusals: false, with the error raised --------------
+    bool need_key() const { return key_set_ || no_key(); } // "no key set"
+    bool need_iv() const { return iv_set_ || iv_length() == 0 || no_iv(); } // "no iv set"
+    bool need_output(size_t need, size_t have) const { // "output buffer too small"
+        return have >= need || short_output(need, have);
+    }
+    bool refused() const; // the core refused the key
+
+    const ProvCtx* prov_;
+    const AlgorithmRow* row_;
+    const BlockCore* core_;
+    bool params_first_ = false; // init takes "params" before the IV (CCM, OCB:
+                                // an "ivlen" given with the IV applies to it)
+    bool encrypt_ = true;
+    bool key_set_ = false;
+    bool iv_set_ = false;
+    size_t ivlen_;                // "ivlen": the mode's default until a family changes it
+    uint8_t iv_[kBlockSize] = {}; // the IV in use (a family may keep a longer one)
+    KeySchedule ks_{};
+
+private:
+    bool set_key(const uint8_t* key, size_t keylen);
+    [[gnu::cold]] bool no_key() const;
+    [[gnu::cold]] bool no_iv() const;
+    [[gnu::cold]] bool short_output(size_t need, size_t have) const;
+};
+
+// Rows and tables of the cipher families.
+using CipherGetter = Getter<KeyedCtx>;
+using CipherSetter = Setter<KeyedCtx>;
+using CipherParams = ContextParams<KeyedCtx>;
+
+// What every final context class gets from its own type: clone(), its
+// tables (the `static constexpr ContextTables kParams` it declares) and,
+// through mode_ops_for, the factory and lists the dispatch tables use.
+template <class Derived, class Base>
+class FamilyCtx : public Base {
+public:
+    using Base::Base;
+    CipherCtx* clone() const final {
+        return new (std::nothrow) Derived(static_cast<const Derived&>(*this));
+    }
+
+protected:
+    const CipherParams& param_tables() const final { return Derived::kParams.params; }
+};
+
+template <class Ctx>
+constexpr ModeOps mode_ops_for() {
+    return {
+        [](const ProvCtx* prov, const AlgorithmRow& row) -> CipherCtx* {
+            return new (std::nothrow) Ctx(prov, row);
+        },
+        Ctx::kParams.params.gets.list,
+        Ctx::kParams.params.sets.list,
+    };
+}
+
+} // namespace hwc

@@ -1,0 +1,386 @@
+// SPDX-License-Identifier: Apache-2.0
+// CCM (NIST SP 800-38C, RFC 3610) for AES, SM4 and Twofish, with OpenSSL's
+// one-shot call sequence and the TLS 1.2 / 1.3 record behaviour libssl uses.
+//
+// CCM cannot stream: B0 carries the message length, so the caller declares it
+// first (update with in == out == NULL), gives the AAD in one call and the
+// data in one call of exactly that length; decryption verifies the tag inside
+// that call and releases nothing on failure. Final emits nothing. This is the
+// default provider's contract (openssl-provider-contract.md §2.4, §5), with
+// three deliberate differences where it is unsafe or inconsistent:
+//   - a final (or EVP_Cipher(ctx, out, NULL, 0)) with a message whose data
+//     call never came verifies/authenticates the empty message when the
+//     declared length is 0 and fails otherwise, instead of reporting success
+//     for a message whose tag was never checked;
+//   - a second AAD call or data call is refused instead of corrupting the MAC;
+//   - tag length and L take effect whenever they are set before the message
+//     starts (the default provider fixes them at key setup).
+// The message's whole blocks go through ccm_encrypt / ccm_decrypt
+// (cores/modes.h): the core's fused CTR + CBC-MAC kernel, or its CBC-MAC and
+// CTR kernels in L1-sized chunks; the AAD through cbc_mac.
+#include <openssl/crypto.h>
+#include <openssl/params.h>
+
+#include <cstring>
+
+#include "cores/modes.h"
+#include "provider/modes/aead_ctx.h"
+#include "provider/modes/mode_contexts.h"
+#include "provider/module/errors.h"
+#include "provider/params/cipher_params.h"
+
+namespace hwc {
+
+namespace {
+
+// The nonce is iv_ (ivlen_ = 15 - L bytes); the tag length M is taglen_.
+class CcmCtx final : public FamilyCtx<CcmCtx, TlsAeadCtx> {
+public:
+    CcmCtx(const ProvCtx* prov, const AlgorithmRow& row) : FamilyCtx(prov, row, 12) {
+        params_first_ = true;
+        ivlen_ = 15 - L_;
+    }
+    ~CcmCtx() override { wipe(mac_, sizeof mac_); }
+
+    int update(uint8_t* out, size_t* outl, size_t outsize, const uint8_t* in,
+               size_t inl) override {
+        *outl = 0;
+        return need_output(inl, outsize) ? run(out, outl, in, inl) : 0;
+    }
+    int final(uint8_t* out, size_t* outl, size_t) override {
+        // The same entry as update(out, NULL): nothing is ever emitted here.
+        static uint8_t dummy;
+        size_t ignored = 0;
+        *outl = 0;
+        return run(out != nullptr ? out : &dummy, &ignored, nullptr, 0);
+    }
+    // EVP_Cipher(): as the default provider, every successful call reports
+    // its input length (length declaration, AAD, data, TLS record alike).
+    int cipher(uint8_t* out, size_t* outl, size_t outsize, const uint8_t* in,
+               size_t inl) override {
+        if (!update(out, outl, outsize, in, inl)) return 0;
+        *outl = inl;
+        return 1;
+    }
+
+    bool get_tag(OSSL_PARAM& p);
+    bool set_tag(const OSSL_PARAM& p);
+    bool set_ivlen(const OSSL_PARAM& p);
+    bool set_tls_aad(const OSSL_PARAM& p) override {
+        return take_tls_aad(p, taglen_, kErrInvalidInputLength);
+    }
+    bool set_tls_iv_fixed(const OSSL_PARAM& p) override;
+    // Listed because the default provider lists them: CCM records carry
+    // their explicit nonce, so there is nothing to generate or install.
+    bool get_tls_iv_gen(OSSL_PARAM&) override { return true; }
+    bool set_tls_iv_inv(const OSSL_PARAM&) override {
+        return HWC_FAIL(prov_, kErrInvalidParam, "tlsivinv is a GCM parameter");
+    }
+
+private:
+    // Where the current message is: length declared, AAD absorbed, data done.
+    enum class Stage : uint8_t { idle, length, aad, done };
+
+    void restart() override {
+        reset_message();
+        tag_ready_ = false;
+        tls_aad_set_ = false;
+    }
+
+    int run(uint8_t* out, size_t* outl, const uint8_t* in, size_t inl);
+    int finish();
+    bool declare(size_t mlen);
+    bool data(const uint8_t* in, uint8_t* out, size_t len, const uint8_t* expected,
+              uint8_t* tag_out);
+    int tls_record(uint8_t* out, size_t* outl, const uint8_t* in, size_t len);
+    void reset_message() {
+        stage_ = Stage::idle;
+        wipe(mac_, sizeof mac_);
+    }
+
+    void counter_block(uint8_t blk[kBlockSize], uint64_t value) const;
+    void begin_mac(bool has_aad);
+    void absorb_aad(const uint8_t* a, size_t alen);
+    void mac_bytes(const uint8_t* p, size_t len); // whole blocks + a zero-padded tail
+
+    Stage stage_ = Stage::idle;
+    unsigned L_ = 8;      // length-field bytes; the nonce is 15 - L bytes (default 7)
+    size_t b0_m_ = 12;    // M encoded in B0 of the current message
+    uint64_t msglen_ = 0;
+    uint8_t mac_[kBlockSize] = {};
+
+public:
+    // The default provider's AES-CCM lists (OpenSSL 3.0); the key length check
+    // is not listed.
+    static constexpr ContextTables kParams{
+        join(kCipherGets, kAeadGets, kTagGets<CcmCtx>, kTlsAeadGets),
+        join(unlisted(kCipherSets, {OSSL_CIPHER_PARAM_KEYLEN}), kTagSets<CcmCtx>, kTlsAeadSets)};
+};
+
+// The one state machine behind update, final and EVP_Cipher (the default
+// provider routes all three through the same function, so do we).
+int CcmCtx::run(uint8_t* out, size_t* outl, const uint8_t* in, size_t inl) {
+    *outl = 0;
+    if (!need_key()) return 0;
+    if (tls_aad_set_) return tls_record(out, outl, in, inl);
+    if (in == nullptr && out != nullptr) return finish();
+    if (!need_iv()) return 0;
+    if (stage_ == Stage::done) {
+        // EVP_Cipher(ctx, NULL, NULL, 0) after the data is how some legacy
+        // code "finalises" any AEAD: accept it without reopening the nonce.
+        if (in == nullptr && out == nullptr && inl == 0) return 1;
+        return HWC_FAIL(prov_, kErrOneShotData, "message complete: set a new iv");
+    }
+    if (out == nullptr) {
+        if (in == nullptr) { // declare the total message length
+            if (stage_ == Stage::aad)
+                return HWC_FAIL(prov_, kErrCcmLengthNotSet, "length declared after the aad");
+            if (!declare(inl)) return 0;
+            *outl = inl;
+            return 1;
+        }
+        if (inl == 0) return 1;
+        if (stage_ == Stage::idle) return HWC_FAIL(prov_, kErrCcmLengthNotSet);
+        if (stage_ == Stage::aad)
+            return HWC_FAIL(prov_, kErrOneShotData, "ccm takes the aad in one call");
+        begin_mac(true);
+        absorb_aad(in, inl);
+        stage_ = Stage::aad;
+        *outl = inl;
+        return 1;
+    }
+    // Data: exactly one call of the declared length (declared now if not yet).
+    if (stage_ == Stage::idle && !declare(inl)) return 0;
+    if (inl != msglen_)
+        return HWC_FAIL(prov_, kErrCcmLengthMismatch, "declared %llu bytes, got %zu",
+                        static_cast<unsigned long long>(msglen_), inl);
+    if (!data(in, out, inl, encrypt_ ? nullptr : tag_, encrypt_ ? tag_ : nullptr)) return 0;
+    *outl = inl;
+    return 1;
+}
+
+// Final: nothing to emit. A message stopped before its data call is only
+// complete if its declared length is 0; then it is finished here.
+int CcmCtx::finish() {
+    const bool started = stage_ == Stage::length || stage_ == Stage::aad;
+    const bool empty_decrypt = !encrypt_ && stage_ == Stage::idle && iv_set_ && tag_set_;
+    if (!started && !empty_decrypt) return 1;
+    if (started && msglen_ != 0)
+        return HWC_FAIL(prov_, kErrCcmLengthMismatch, "declared %llu bytes, no data given",
+                        static_cast<unsigned long long>(msglen_));
+    if (stage_ == Stage::idle && !declare(0)) return 0;
+    static const uint8_t none = 0;
+    uint8_t sink = 0;
+    return data(&none, &sink, 0, encrypt_ ? nullptr : tag_, encrypt_ ? tag_ : nullptr) ? 1 : 0;
+}
+
+bool CcmCtx::declare(size_t mlen) {
+    // The length must fit the L-byte field of B0 (2^(8L) - 1 at most).
+    if (L_ < 8 && (static_cast<uint64_t>(mlen) >> (8 * L_)) != 0)
+        return HWC_FAIL(prov_, kErrCcmLengthMismatch, "%zu bytes do not fit in L = %u bytes", mlen,
+                        L_);
+    msglen_ = mlen;
+    stage_ = Stage::length;
+    return true;
+}
+
+void CcmCtx::counter_block(uint8_t blk[kBlockSize], uint64_t value) const {
+    std::memset(blk, 0, kBlockSize);
+    blk[0] = static_cast<uint8_t>(L_ - 1);
+    std::memcpy(blk + 1, iv_, iv_length());
+    for (unsigned i = 0; i < L_; ++i) blk[15 - i] = static_cast<uint8_t>(value >> (8 * i));
+}
+
+void CcmCtx::begin_mac(bool has_aad) {
+    uint8_t b0[kBlockSize];
+    counter_block(b0, msglen_);
+    b0[0] = static_cast<uint8_t>((has_aad ? 0x40 : 0) | ((taglen_ - 2) / 2) << 3 | (L_ - 1));
+    b0_m_ = taglen_;
+    ecb_encrypt(*core_, ks_, b0, mac_, 1);
+}
+
+void CcmCtx::absorb_aad(const uint8_t* a, size_t alen) {
+    // First block: the encoded AAD length (SP 800-38C A.2.2), then AAD bytes.
+    uint8_t blk[kBlockSize] = {};
+    size_t hdr;
+    const uint64_t n = alen;
+    if (n < 0xFF00) {
+        blk[0] = static_cast<uint8_t>(n >> 8);
+        blk[1] = static_cast<uint8_t>(n);
+        hdr = 2;
+    } else if (n <= 0xFFFFFFFFu) {
+        blk[0] = 0xFF;
+        blk[1] = 0xFE;
+        for (int i = 0; i < 4; ++i) blk[2 + i] = static_cast<uint8_t>(n >> (24 - 8 * i));
+        hdr = 6;
+    } else {
+        blk[0] = 0xFF;
+        blk[1] = 0xFF;
+        for (int i = 0; i < 8; ++i) blk[2 + i] = static_cast<uint8_t>(n >> (56 - 8 * i));
+        hdr = 10;
+    }
+    const size_t first = alen < kBlockSize - hdr ? alen : kBlockSize - hdr;
+    std::memcpy(blk + hdr, a, first);
+    for (size_t i = 0; i < kBlockSize; ++i) mac_[i] ^= blk[i];
+    ecb_encrypt(*core_, ks_, mac_, mac_, 1);
+    mac_bytes(a + first, alen - first);
+}
+
+void CcmCtx::mac_bytes(const uint8_t* p, size_t len) {
+    const size_t blocks = len / kBlockSize;
+    cbc_mac(*core_, ks_, mac_, p, blocks);
+    const size_t tail = len % kBlockSize;
+    if (tail != 0) {
+        p += blocks * kBlockSize;
+        for (size_t i = 0; i < tail; ++i) mac_[i] ^= p[i];
+        ecb_encrypt(*core_, ks_, mac_, mac_, 1);
+    }
+}
+
+// Encrypts (expected == nullptr; tag to tag_out) or decrypts and verifies
+// against `expected` (the first M bytes); on a mismatch the output is wiped.
+bool CcmCtx::data(const uint8_t* in, uint8_t* out, size_t len, const uint8_t* expected,
+                  uint8_t* tag_out) {
+    if (expected != nullptr && !tag_set_) return HWC_FAIL(prov_, kErrTagNotSet);
+    if (stage_ != Stage::aad) begin_mac(false);
+    if (b0_m_ != taglen_) {
+        HWC_RAISE(prov_, kErrInvalidTagLength, "tag length changed after the aad");
+        reset_message();
+        return false;
+    }
+    // Counter blocks A1, A2, ... The kernels step all 128 bits, but only the
+    // low L bytes may change in CCM: they never wrap, because declare()
+    // keeps the length below 2^(8L), so the last counter, ceil(len / 16),
+    // stays below 2^(8L - 4) and no carry reaches the nonce or flag bytes.
+    uint8_t ctr_blk[kBlockSize];
+    counter_block(ctr_blk, 1);
+    const size_t blocks = len / kBlockSize;
+    if (expected == nullptr) ccm_encrypt(*core_, ks_, mac_, ctr_blk, in, out, blocks);
+    else ccm_decrypt(*core_, ks_, mac_, ctr_blk, in, out, blocks);
+    const size_t tail = len % kBlockSize;
+    if (tail != 0) { // the MAC reads the plaintext: `in` before in == out overwrites it
+        const uint8_t* tin = in + blocks * kBlockSize;
+        uint8_t* tout = out + blocks * kBlockSize;
+        uint8_t pad[kBlockSize];
+        ecb_encrypt(*core_, ks_, ctr_blk, pad, 1);
+        if (expected == nullptr) mac_bytes(tin, tail);
+        for (size_t i = 0; i < tail; ++i) tout[i] = static_cast<uint8_t>(tin[i] ^ pad[i]);
+        if (expected != nullptr) mac_bytes(tout, tail);
+        wipe(pad, sizeof pad);
+    }
+    uint8_t s0[kBlockSize];
+    counter_block(s0, 0);
+    ecb_encrypt(*core_, ks_, s0, s0, 1);
+    for (size_t i = 0; i < kBlockSize; ++i) s0[i] ^= mac_[i];
+    bool ok = true;
+    if (expected == nullptr) {
+        std::memcpy(tag_out, s0, taglen_);
+        tag_ready_ = true;
+    } else {
+        ok = CRYPTO_memcmp(s0, expected, taglen_) == 0;
+        if (!ok) wipe(out, len);
+        // Decryption consumes the nonce and the expected tag, as the default provider does.
+        iv_set_ = false;
+        tag_set_ = false;
+        wipe(tag_, sizeof tag_);
+    }
+    wipe_all(s0, ctr_blk);
+    reset_message();
+    stage_ = Stage::done;
+    if (!ok) HWC_RAISE(prov_, kErrTagMismatch);
+    return ok;
+}
+
+// One TLS 1.2 record in place: explicit nonce(8) | payload | tag(M).
+int CcmCtx::tls_record(uint8_t* out, size_t* outl, const uint8_t* in, size_t len) {
+    tls_aad_set_ = false; // consumed by this call, whatever its outcome
+    if (in == nullptr || out != in || len < kTlsExplicitIvLen + taglen_)
+        return HWC_FAIL(prov_, kErrInvalidInputLength,
+                        "tls record must be in place and hold nonce and tag");
+    if (iv_length() != kTlsFixedIvLen + kTlsExplicitIvLen)
+        return HWC_FAIL(prov_, kErrInvalidIvLength, "tls records need a 12-byte nonce");
+    const size_t plen = len - kTlsExplicitIvLen - taglen_;
+    const size_t aad_len = size_t(tls_aad_[11]) << 8 | tls_aad_[12];
+    if (aad_len != plen)
+        return HWC_FAIL(prov_, kErrInvalidInputLength, "record of %zu bytes, aad says %zu", plen,
+                        aad_len);
+    if (encrypt_) std::memcpy(out, tls_aad_, kTlsExplicitIvLen); // the sequence number
+    std::memcpy(iv_ + kTlsFixedIvLen, in, kTlsExplicitIvLen);
+    reset_message();
+    if (!declare(plen)) return 0;
+    begin_mac(true);
+    absorb_aad(tls_aad_, kTlsAadLen);
+    stage_ = Stage::aad;
+    uint8_t* payload = out + kTlsExplicitIvLen;
+    // The expected tag is in the record, not in tag_; records carry their
+    // own nonce, so the context's IV state is left as it was.
+    const bool saved_iv_set = iv_set_;
+    tag_set_ = true;
+    const bool ok = data(payload, payload, plen, encrypt_ ? nullptr : payload + plen,
+                         encrypt_ ? payload + plen : nullptr);
+    tag_set_ = false;
+    tag_ready_ = false;
+    iv_set_ = saved_iv_set;
+    stage_ = Stage::idle;
+    if (!ok) return 0;
+    *outl = encrypt_ ? len : plen;
+    return 1;
+}
+
+bool CcmCtx::get_tag(OSSL_PARAM& p) {
+    if (!encrypt_ || !tag_ready_)
+        return HWC_FAIL(prov_, kErrTagNotSet, "no tag computed (encrypt the data first)");
+    if (p.data_type != OSSL_PARAM_OCTET_STRING || p.data == nullptr || p.data_size != taglen_)
+        return HWC_FAIL(prov_, kErrInvalidTagLength, "request exactly the %zu-byte tag", taglen_);
+    std::memcpy(p.data, tag_, taglen_);
+    p.return_size = taglen_;
+    // The tag is read once; the nonce must not encrypt another message.
+    tag_ready_ = false;
+    iv_set_ = false;
+    wipe(tag_, sizeof tag_);
+    reset_message();
+    return true;
+}
+
+// A tag (decrypting) or, with no data, just the tag length M.
+bool CcmCtx::set_tag(const OSSL_PARAM& p) {
+    const size_t n = p.data_size;
+    if (p.data_type != OSSL_PARAM_OCTET_STRING || n < 4 || n > 16 || (n & 1) != 0)
+        return HWC_FAIL(prov_, kErrInvalidTagLength, "ccm tags are 4, 6, ..., 16 bytes, not %zu",
+                        n);
+    if (p.data != nullptr) {
+        if (encrypt_) return HWC_FAIL(prov_, kErrTagNotNeeded);
+        std::memcpy(tag_, p.data, n);
+        tag_set_ = true;
+    }
+    taglen_ = n;
+    return true;
+}
+
+bool CcmCtx::set_ivlen(const OSSL_PARAM& p) {
+    size_t sz;
+    if (!OSSL_PARAM_get_size_t(&p, &sz) || sz < 7 || sz > 13)
+        return HWC_FAIL(prov_, kErrInvalidIvLength, "ccm nonces are 7..13 bytes (L = 8..2)");
+    const unsigned l = static_cast<unsigned>(15 - sz);
+    if (l != L_) { // a nonce of the old length no longer fits
+        L_ = l;
+        ivlen_ = sz;
+        iv_set_ = false;
+        reset_message();
+    }
+    return true;
+}
+
+bool CcmCtx::set_tls_iv_fixed(const OSSL_PARAM& p) {
+    if (p.data_type != OSSL_PARAM_OCTET_STRING || p.data == nullptr ||
+        p.data_size != kTlsFixedIvLen)
+        return HWC_FAIL(prov_, kErrInvalidIvLength, "tlsivfixed must be %zu bytes", kTlsFixedIvLen);
+    std::memcpy(iv_, p.data, kTlsFixedIvLen);
+    return true;
+}
+
+} // namespace
+
+const ModeOps kCcmModeOps = mode_ops_for<CcmCtx>();
+
+} // namespace hwc

@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: Apache-2.0
+// XTS (IEEE 1619, NIST SP 800-38E) for AES-128/256, SM4 and Twofish-128/256.
+//
+// OpenSSL's data-unit semantics: every update is one whole data unit of 16
+// bytes to 2^20 blocks, enciphered under the tweak given as the IV; the tweak
+// is not advanced between updates (two updates with the same IV give the same
+// output), and final emits nothing. A partial last block uses ciphertext
+// stealing. The key is data key || tweak key; identical halves are refused
+// when encrypting (OpenSSL 3's default provider allows them for decryption,
+// so existing data stays readable, and so does hwcipher).
+// SM4-XTS has OpenSSL 3.2's "xts_standard" parameter: "GB" (GB/T 17964-2021,
+// OpenSSL's default for SM4-XTS) or "IEEE". The bulk work is the XTS kernel
+// of cores/modes.h: one call per data unit over all its whole blocks.
+#include <openssl/crypto.h>
+#include <openssl/params.h>
+
+#include <cstring>
+
+#include "cores/modes.h"
+#include "provider/modes/mode_contexts.h"
+#include "provider/module/errors.h"
+#include "provider/params/cipher_params.h"
+
+namespace hwc {
+
+namespace {
+
+// IEEE Std 1619-2018 and SP 800-38E: at most 2^20 blocks per data unit.
+constexpr size_t kMaxDataUnitBlocks = size_t(1) << 20;
+
+// OSSL_CIPHER_PARAM_XTS_STANDARD arrived in OpenSSL 3.2; its name is fixed.
+constexpr const char* kParamXtsStandard = "xts_standard";
+
+// The key schedule of KeyedCtx is key 1 (the data key).
+class XtsCtx final : public FamilyCtx<XtsCtx, KeyedCtx> {
+public:
+    XtsCtx(const ProvCtx* prov, const AlgorithmRow& row)
+        // OpenSSL's SM4-XTS starts in GB mode; everything else is IEEE only.
+        : FamilyCtx(prov, row), gb_(row.family == Family::sm4) {}
+    ~XtsCtx() override { wipe(&tweak_ks_, sizeof tweak_ks_); }
+
+    int update(uint8_t* out, size_t* outl, size_t outsize, const uint8_t* in,
+               size_t inl) override;
+    int final(uint8_t*, size_t* outl, size_t) override {
+        *outl = 0;
+        return 1;
+    }
+    // EVP_Cipher(): the same one-data-unit operation; a NULL input (the
+    // "final" call of EVP_Cipher) fails, as with the default provider.
+    int cipher(uint8_t* out, size_t* outl, size_t outsize, const uint8_t* in,
+               size_t inl) override {
+        return update(out, outl, outsize, in, inl);
+    }
+    // The default provider's generic answer: the IV is unchanged by
+    // processing (each update restarts from it), and so is "updated-iv".
+    bool set_standard(const OSSL_PARAM& p);
+
+private:
+    bool schedule_key(const uint8_t* key, size_t keylen) override;
+    bool keep_key() override;
+    void crypt(const uint8_t* in, uint8_t* out, size_t len);
+    void blocks(uint8_t tweak[kBlockSize], const uint8_t* in, uint8_t* out, size_t n) const;
+
+    bool gb_;
+    bool equal_halves_ = false; // the key in use has identical halves (decrypt only)
+    KeySchedule tweak_ks_{};    // key 2: enciphers the tweak
+
+public:
+    // AES-XTS lists keylen; SM4-XTS lists xts_standard. The lists are per mode
+    // family, so both are here (xts_standard accepts only "IEEE" outside SM4).
+    static constexpr ContextTables kParams{
+        join(kCipherGets, kBlockGets),
+        join(kCipherSets,
+             std::array{CipherSetter{kParamXtsStandard, kUtf8, member<&XtsCtx::set_standard>}})};
+};
+
+// Equal halves turn XTS into a mode with known weaknesses (the tweak
+// encryption and data encryption share a key); CRYPTO_memcmp because the
+// comparison must not reveal how much of the key matches.
+bool XtsCtx::schedule_key(const uint8_t* key, size_t keylen) {
+    wipe(&tweak_ks_, sizeof tweak_ks_);
+    const size_t half = keylen / 2;
+    equal_halves_ = CRYPTO_memcmp(key, key + half, half) == 0;
+    if (equal_halves_ && encrypt_) return HWC_FAIL(prov_, kErrXtsDuplicatedKeys);
+    if (core_->set_key(ks_, key, half) && core_->set_key(tweak_ks_, key + half, half)) return true;
+    wipe_all(ks_, tweak_ks_);
+    return refused();
+}
+
+// A context keyed for decryption with equal halves must not become an
+// encryptor through a key-less re-init.
+bool XtsCtx::keep_key() {
+    return !(encrypt_ && key_set_ && equal_halves_) || HWC_FAIL(prov_, kErrXtsDuplicatedKeys);
+}
+
+void XtsCtx::blocks(uint8_t tweak[kBlockSize], const uint8_t* in, uint8_t* out,
+                    size_t n) const {
+    if (encrypt_) xts_encrypt(*core_, ks_, tweak, in, out, n, gb_);
+    else xts_decrypt(*core_, ks_, tweak, in, out, n, gb_);
+}
+
+// One data unit of `len` >= 16 bytes.
+void XtsCtx::crypt(const uint8_t* in, uint8_t* out, size_t len) {
+    const size_t tail = len % kBlockSize;
+    // Hardware that derives the tweak itself takes a whole-block unit in one
+    // call; stealing needs the running tweak, so it goes the long way.
+    if (tail == 0 && !gb_ &&
+        xts_unit(*core_, ks_, tweak_ks_, iv_, in, out, len / kBlockSize, encrypt_))
+        return;
+
+    uint8_t tweak[kBlockSize];
+    xts_tweak(*core_, tweak_ks_, iv_, tweak);
+
+    // With a partial last block, the last whole block takes part in the
+    // stealing and is handled below with it.
+    const size_t whole = len / kBlockSize - (tail != 0 ? 1 : 0);
+    blocks(tweak, in, out, whole);
+
+    if (tail != 0) {
+        const uint8_t* last_in = in + whole * kBlockSize; // last whole block, then the tail
+        uint8_t* last_out = out + whole * kBlockSize;
+        // CC = the last whole block enciphered under T_{m-1}; the ciphertext's
+        // tail is CC's head, and the input's tail padded with CC's remainder is
+        // enciphered under T_m into block m-1. Decryption takes the two tweaks
+        // the other way round: block m-1 was enciphered under T_m.
+        uint8_t next[kBlockSize]; // T_m
+        std::memcpy(next, tweak, kBlockSize);
+        generic::xts_mul_alpha(next, gb_);
+        uint8_t a[kBlockSize];
+        uint8_t b[kBlockSize];
+        blocks(encrypt_ ? tweak : next, last_in, a, 1);
+        std::memcpy(b, last_in + kBlockSize, tail);
+        std::memcpy(b + tail, a + tail, kBlockSize - tail);
+        std::memcpy(last_out + kBlockSize, a, tail);
+        blocks(encrypt_ ? next : tweak, b, last_out, 1);
+        wipe_all(next, a, b);
+    }
+    wipe(tweak, sizeof tweak);
+}
+
+int XtsCtx::update(uint8_t* out, size_t* outl, size_t outsize, const uint8_t* in, size_t inl) {
+    *outl = 0;
+    if (!need_output(inl, outsize) || !need_key() || !need_iv()) return 0;
+    // Zero bytes is not a data unit either: the default provider fails it too.
+    if (in == nullptr || out == nullptr || inl < kBlockSize)
+        return HWC_FAIL(prov_, kErrInvalidInputLength,
+                        "an xts data unit is at least %zu bytes, got %zu", kBlockSize,
+                        in == nullptr ? size_t(0) : inl);
+    if (inl > kMaxDataUnitBlocks * kBlockSize)
+        return HWC_FAIL(prov_, kErrXtsDataUnitTooLarge, "%zu bytes", inl);
+    crypt(in, out, inl);
+    *outl = inl;
+    return 1;
+}
+
+bool XtsCtx::set_standard(const OSSL_PARAM& p) {
+    const char* s = nullptr;
+    if (p.data_type != OSSL_PARAM_UTF8_STRING || !OSSL_PARAM_get_utf8_string_ptr(&p, &s))
+        return HWC_FAIL(prov_, kErrInvalidParam, "xts_standard must be a string");
+    if (iequals(s, "IEEE")) {
+        gb_ = false;
+    } else if (iequals(s, "GB") && row_->family == Family::sm4) {
+        gb_ = true;
+    } else {
+        return HWC_FAIL(prov_, kErrInvalidParam, "xts_standard \"%s\" (want %s)", s,
+                        row_->family == Family::sm4 ? "\"GB\" or \"IEEE\""
+                                                    : "\"IEEE\"; GB is for SM4-XTS");
+    }
+    return true;
+}
+
+} // namespace
+
+const ModeOps kXtsModeOps = mode_ops_for<XtsCtx>();
+
+} // namespace hwc

@@ -1,0 +1,235 @@
+// SPDX-License-Identifier: Apache-2.0
+// The provider entry point: detect the CPU once, choose a core per cipher
+// family, build the algorithm table from the catalogue, answer provider-level
+// parameters.
+#include <openssl/core_dispatch.h>
+#include <openssl/core_names.h>
+#include <openssl/params.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <new>
+#include <string>
+
+#include "cores/cpu.h"
+#include "cores/registry.h"
+#include "provider/dispatch/cipher_dispatch.h"
+#include "provider/dispatch/mac_dispatch.h"
+#include "provider/dispatch/thunks.h"
+#include "provider/modes/cipher_ctx.h"
+#include "provider/module/catalogue.h"
+#include "provider/module/errors.h"
+#include "provider/module/provider.h"
+#include "provider/module/trace.h"
+#include "provider/module/upcalls.h"
+#include "provider/params/param_table.h"
+
+#ifndef HWCIPHER_VERSION
+#define HWCIPHER_VERSION "0.1.0"
+#endif
+
+namespace hwc {
+
+Upcalls& upcalls() {
+    static Upcalls u;
+    return u;
+}
+
+namespace {
+
+constexpr const char* kProviderName = "hwcipher: AES, SM4 and Twofish on the fastest instructions the CPU has";
+constexpr const char* kCoresParam = "hwcipher-cores";
+constexpr const char* kContextsParam = "hwcipher-contexts"; // uint64, see ProvCtx
+
+void fill_upcalls(const OSSL_DISPATCH* in) {
+    Upcalls& u = upcalls();
+    for (; in != nullptr && in->function_id != 0; ++in) {
+        switch (in->function_id) {
+        case OSSL_FUNC_CORE_NEW_ERROR:
+            u.new_error = OSSL_FUNC_core_new_error(in);
+            break;
+        case OSSL_FUNC_CORE_SET_ERROR_DEBUG:
+            u.set_error_debug = OSSL_FUNC_core_set_error_debug(in);
+            break;
+        case OSSL_FUNC_CORE_VSET_ERROR:
+            u.vset_error = OSSL_FUNC_core_vset_error(in);
+            break;
+        case OSSL_FUNC_CORE_GET_PARAMS:
+            u.get_params = OSSL_FUNC_core_get_params(in);
+            break;
+        default:
+            break;
+        }
+    }
+}
+
+// The core's upcalls are the same for every instance (one libcrypto per
+// process), but instances may be created concurrently (hwcipher loaded into
+// several library contexts from several threads) while others raise errors:
+// the table is filled once, by the first init, and only read afterwards.
+void take_upcalls(const OSSL_DISPATCH* in) {
+    static std::once_flag once;
+    std::call_once(once, [in] { fill_upcalls(in); });
+}
+
+// The core override: HWCIPHER_CORES in the environment, else a `cores = ...`
+// line in the provider's openssl.cnf section, else none.
+std::string core_override(const OSSL_CORE_HANDLE* handle) {
+    if (const char* env = std::getenv("HWCIPHER_CORES")) return env;
+    const char* from_config = nullptr;
+    if (upcalls().get_params != nullptr) {
+        OSSL_PARAM params[] = {
+            OSSL_PARAM_construct_utf8_ptr("cores", const_cast<char**>(&from_config), 0),
+            OSSL_PARAM_construct_end(),
+        };
+        if (!upcalls().get_params(handle, params)) from_config = nullptr;
+    }
+    return from_config != nullptr ? from_config : "";
+}
+
+const char* primary_name(const AlgorithmRow& row, std::string& storage) {
+    const char* colon = std::strchr(row.names, ':');
+    storage.assign(row.names, colon ? static_cast<size_t>(colon - row.names) : std::strlen(row.names));
+    return storage.c_str();
+}
+
+void build_algorithm_table(ProvCtx& p) {
+    p.properties.resize(kCatalogueSize);
+    p.descriptions.resize(kCatalogueSize);
+    p.ciphers.clear();
+    std::string name;
+    for (size_t i = 0; i < kCatalogueSize; ++i) {
+        const AlgorithmRow& row = kCatalogue[i];
+        if (mode_ops(row.mode).create == nullptr) continue; // mode not implemented yet
+        const BlockCore* core = p.cores.for_family(row.family);
+        p.properties[i] = std::string("provider=hwcipher,hwcipher.accel=") +
+                          (core->hardware ? "yes" : "no");
+        p.descriptions[i] = std::string(primary_name(row, name)) + " (" + core->name + " core)";
+        p.ciphers.push_back({row.names, p.properties[i].c_str(), cipher_dispatch(i),
+                             p.descriptions[i].c_str()});
+    }
+    p.ciphers.push_back({nullptr, nullptr, nullptr, nullptr});
+
+    p.macs.clear();
+    for (size_t i = 0; i < kMacCount; ++i) {
+        if (kMacs[i]->create == nullptr) continue; // not implemented yet
+        p.macs.push_back({kMacs[i]->names, "provider=hwcipher", mac_dispatch(i), nullptr});
+    }
+    p.macs.push_back({nullptr, nullptr, nullptr, nullptr});
+}
+
+// --- provider-level dispatch ---------------------------------------------------
+
+void teardown(void* provctx) noexcept {
+    auto* p = static_cast<ProvCtx*>(provctx);
+    trace_close(p->trace_fd);
+    OSSL_LIB_CTX_free(p->libctx);
+    delete p;
+}
+
+using ProviderGetter = Getter<const ProvCtx>;
+
+bool utf8_answer(OSSL_PARAM& p, const char* value) {
+    return OSSL_PARAM_set_utf8_ptr(&p, value) == 1;
+}
+
+const std::string& buildinfo() {
+    static const std::string info = std::string("hwcipher ") + HWCIPHER_VERSION + ", C++" +
+                                    std::to_string(__cplusplus / 100 % 100);
+    return info;
+}
+
+constexpr ParamTable kProviderParams{std::array{
+    ProviderGetter{OSSL_PROV_PARAM_NAME, kUtf8Ptr,
+                   [](const ProvCtx&, OSSL_PARAM& p) { return utf8_answer(p, kProviderName); }},
+    ProviderGetter{OSSL_PROV_PARAM_VERSION, kUtf8Ptr,
+                   [](const ProvCtx&, OSSL_PARAM& p) { return utf8_answer(p, HWCIPHER_VERSION); }},
+    ProviderGetter{OSSL_PROV_PARAM_BUILDINFO, kUtf8Ptr,
+                   [](const ProvCtx&, OSSL_PARAM& p) {
+                       return utf8_answer(p, buildinfo().c_str());
+                   }},
+    ProviderGetter{OSSL_PROV_PARAM_STATUS, kInt,
+                   [](const ProvCtx&, OSSL_PARAM& p) { return OSSL_PARAM_set_int(&p, 1) == 1; }},
+    ProviderGetter{kCoresParam, kUtf8Ptr,
+                   [](const ProvCtx& c, OSSL_PARAM& p) {
+                       return utf8_answer(p, c.core_report.c_str());
+                   }},
+    ProviderGetter{kContextsParam, kUint64,
+                   [](const ProvCtx& c, OSSL_PARAM& p) {
+                       return OSSL_PARAM_set_uint64(
+                                  &p, c.contexts_created.load(std::memory_order_relaxed)) == 1;
+                   }},
+}};
+
+const OSSL_PARAM* gettable_params(void*) noexcept { return kProviderParams.span().list; }
+
+int get_params(void* provctx, OSSL_PARAM params[]) noexcept {
+    return kProviderParams.span().apply(*static_cast<const ProvCtx*>(provctx), params) ? 1 : 0;
+}
+
+const OSSL_ALGORITHM* query_operation(void* provctx, int operation_id, int* no_store) noexcept {
+    *no_store = 0; // the table lives until teardown
+    auto* p = static_cast<ProvCtx*>(provctx);
+    if (operation_id == OSSL_OP_CIPHER) return p->ciphers.data();
+    if (operation_id == OSSL_OP_MAC) return p->macs.size() > 1 ? p->macs.data() : nullptr;
+    return nullptr;
+}
+
+const OSSL_ITEM* get_reason_strings(void*) noexcept { return kReasonStrings; }
+
+using thunks::as_fn;
+
+const OSSL_DISPATCH kProviderDispatch[] = {
+    {OSSL_FUNC_PROVIDER_TEARDOWN, as_fn(&teardown)},
+    {OSSL_FUNC_PROVIDER_GETTABLE_PARAMS, as_fn(&gettable_params)},
+    {OSSL_FUNC_PROVIDER_GET_PARAMS, as_fn(&get_params)},
+    {OSSL_FUNC_PROVIDER_QUERY_OPERATION, as_fn(&query_operation)},
+    {OSSL_FUNC_PROVIDER_GET_REASON_STRINGS, as_fn(&get_reason_strings)},
+    {0, nullptr},
+};
+
+} // namespace
+
+} // namespace hwc
+
+extern "C" __attribute__((visibility("default"))) int
+OSSL_provider_init(const OSSL_CORE_HANDLE* handle, const OSSL_DISPATCH* in,
+                   const OSSL_DISPATCH** out, void** provctx) {
+    using namespace hwc;
+    try {
+        take_upcalls(in);
+        auto* p = new ProvCtx;
+        p->handle = handle;
+        // A child library context reaches the loading application's providers
+        // (for randomness: generated GCM IVs, TLS nonces) without recursion.
+        p->libctx = OSSL_LIB_CTX_new_child(handle, in);
+        if (p->libctx == nullptr) {
+            delete p;
+            return 0;
+        }
+        p->cpu_features = detect_cpu_features();
+
+        std::string error;
+        const std::string spec = core_override(handle);
+        if (!select_cores(p->cpu_features, spec.c_str(), p->cores, error)) {
+            HWC_RAISE(p, kErrInvalidParam, "HWCIPHER_CORES=\"%s\": %s", spec.c_str(),
+                      error.c_str());
+            OSSL_LIB_CTX_free(p->libctx);
+            delete p;
+            return 0;
+        }
+        for (Family f : {Family::aes, Family::sm4, Family::twofish}) {
+            if (!p->core_report.empty()) p->core_report += ",";
+            p->core_report += std::string(family_name(f)) + "=" + p->cores.for_family(f)->name;
+        }
+        p->core_report += std::string(",ghash=") + p->cores.ghash->name;
+        build_algorithm_table(*p);
+        p->trace_fd = trace_open_from_env(); // last: no failure path follows
+        *out = kProviderDispatch;
+        *provctx = p;
+        return 1;
+    } catch (...) {
+        return 0;
+    }
+}

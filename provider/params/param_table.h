@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: Apache-2.0
+// The parameter layer's machinery. A context family declares what it answers
+// (get) and what it accepts (set) as constexpr tables of rows {key, type,
+// handler}; the lists EVP reads (gettable/settable) are built from the same
+// rows at compile time, so a list and its handlers cannot disagree, and one
+// pass over the caller's OSSL_PARAM array finds the parameter of every row.
+// The rows every cipher shares are in params/cipher_params.h.
+//
+// Why one pass: EVP calls get/set_ctx_params several times per AEAD message
+// (the IV length at each nonce, the tag, the tag length), mostly with a
+// one-entry array; searching it once per known key made parameters a good
+// part of a short AEAD message's cost.
+#pragma once
+
+#include <openssl/core.h>
+#include <openssl/params.h>
+
+#include <array>
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <initializer_list>
+#include <string_view>
+
+namespace hwc {
+
+// An OSSL_PARAM type as a list gives it: integers carry their size, which
+// OSSL_PARAM_allocate_from_text and friends size their buffers by.
+struct ParamType {
+    unsigned data_type = 0;
+    size_t size = 0;
+};
+inline constexpr ParamType kSizeT{OSSL_PARAM_UNSIGNED_INTEGER, sizeof(size_t)};
+inline constexpr ParamType kUint{OSSL_PARAM_UNSIGNED_INTEGER, sizeof(unsigned)};
+inline constexpr ParamType kUint64{OSSL_PARAM_UNSIGNED_INTEGER, sizeof(uint64_t)};
+inline constexpr ParamType kInt{OSSL_PARAM_INTEGER, sizeof(int)};
+inline constexpr ParamType kOctets{OSSL_PARAM_OCTET_STRING, 0};
+inline constexpr ParamType kOctetPtr{OSSL_PARAM_OCTET_PTR, 0};
+inline constexpr ParamType kUtf8{OSSL_PARAM_UTF8_STRING, 0};
+inline constexpr ParamType kUtf8Ptr{OSSL_PARAM_UTF8_PTR, 0};
+
+// One row. P is OSSL_PARAM for a getter, const OSSL_PARAM for a setter; the
+// handler returns false with an error raised. A row without a handler is
+// listed and accepted with no effect (where the default provider lists a key
+// that means nothing here); an unlisted row is handled but not advertised
+// (where the default provider answers a key it does not list).
+template <class Ctx, class P>
+struct Param {
+    const char* key = nullptr;
+    ParamType type{};
+    bool (*handle)(Ctx&, P&) = nullptr;
+    bool listed = true;
+    char first = 0; // key[0], filled in by ParamTable: most keys differ there
+};
+template <class Ctx> using Getter = Param<Ctx, OSSL_PARAM>;
+template <class Ctx> using Setter = Param<Ctx, const OSSL_PARAM>;
+
+// Exact key equality; keys differ mostly in their first bytes.
+inline bool param_key_is(const char* a, const char* b) {
+    while (*a != '\0' && *a == *b) {
+        ++a;
+        ++b;
+    }
+    return *a == *b;
+}
+
+inline constexpr size_t kMaxParamRows = 16;
+
+// A table seen without its size: rows, their count and the OSSL_PARAM list.
+template <class Ctx, class P>
+struct ParamSpan {
+    const Param<Ctx, P>* rows = nullptr;
+    size_t count = 0;
+    const OSSL_PARAM* list = nullptr;
+
+    // Takes each row's parameter from `params` in one pass (the first entry
+    // with the row's key, as OSSL_PARAM_locate would find it), then runs the
+    // handlers in row order, so the order of the caller's array changes
+    // nothing. Keys no row knows are ignored, as OpenSSL's providers do.
+    bool apply(Ctx& ctx, P* params) const {
+        if (params == nullptr || params->key == nullptr) return true;
+        if (params[1].key == nullptr) { // one entry, as EVP mostly asks: no order to keep
+            const Param<Ctx, P>* r = find(params->key);
+            return r == nullptr || r->handle == nullptr || r->handle(ctx, *params);
+        }
+        P* found[kMaxParamRows];
+        uint32_t seen = 0;
+        for (P* p = params; p->key != nullptr; ++p) {
+            const char c = p->key[0];
+            for (size_t i = 0; i < count; ++i) {
+                if (rows[i].first != c || !param_key_is(p->key + 1, rows[i].key + 1)) continue;
+                if ((seen >> i & 1) == 0) {
+                    found[i] = p;
+                    seen |= uint32_t{1} << i;
+                }
+                break;
+            }
+        }
+        for (; seen != 0; seen &= seen - 1) {
+            const unsigned i = static_cast<unsigned>(std::countr_zero(seen));
+            if (rows[i].handle != nullptr && !rows[i].handle(ctx, *found[i])) return false;
+        }
+        return true;
+    }
+
+    const Param<Ctx, P>* find(const char* key) const {
+        for (size_t i = 0; i < count; ++i)
+            if (rows[i].first == key[0] && param_key_is(key + 1, rows[i].key + 1)) return &rows[i];
+        return nullptr;
+    }
+};
+
+// The rows and, built from them at compile time, the list of the listed
+// ones. Declared `static constexpr`; a malformed table does not compile.
+template <class Ctx, class P, size_t N>
+class ParamTable {
+public:
+    consteval explicit ParamTable(const std::array<Param<Ctx, P>, N>& rows) : rows_(rows) {
+        static_assert(N <= kMaxParamRows, "more rows than apply() tracks");
+        size_t n = 0;
+        for (size_t i = 0; i < N; ++i) {
+            Param<Ctx, P>& r = rows_[i];
+            if (r.key == nullptr || r.key[0] == '\0') throw "a row without a key";
+            r.first = r.key[0];
+            for (size_t j = 0; j < i; ++j)
+                if (std::string_view(rows_[j].key) == r.key) throw "two rows with one key";
+            if (r.listed) list_[n++] = OSSL_PARAM{r.key, r.type.data_type, nullptr, r.type.size,
+                                                  OSSL_PARAM_UNMODIFIED};
+        }
+    }
+    constexpr ParamSpan<Ctx, P> span() const { return {rows_.data(), N, list_.data()}; }
+
+private:
+    std::array<Param<Ctx, P>, N> rows_;
+    std::array<OSSL_PARAM, N + 1> list_{}; // ends in OSSL_PARAM_END (all zero)
+};
+
+// A context family's two tables: what it answers and what it accepts.
+template <class Ctx>
+struct ContextParams {
+    ParamSpan<Ctx, OSSL_PARAM> gets;
+    ParamSpan<Ctx, const OSSL_PARAM> sets;
+};
+
+// The storage behind a family's ContextParams: the family class declares
+// `static constexpr ContextTables kParams{gets, sets};`.
+template <class Ctx, size_t G, size_t S>
+struct ContextTables {
+    consteval ContextTables(const std::array<Getter<Ctx>, G>& g,
+                            const std::array<Setter<Ctx>, S>& s)
+        : gets(g), sets(s), params{gets.span(), sets.span()} {}
+    ParamTable<Ctx, OSSL_PARAM, G> gets;
+    ParamTable<Ctx, const OSSL_PARAM, S> sets;
+    ContextParams<Ctx> params;
+};
+
+// Groups of rows joined into one table's rows, in order.
+template <class T, size_t... N>
+constexpr std::array<T, (N + ... + 0)> join(const std::array<T, N>&... parts) {
+    std::array<T, (N + ... + 0)> out{};
+    size_t i = 0;
+    auto append = [&](const auto& part) {
+        for (const T& r : part) out[i++] = r;
+    };
+    (append(parts), ...);
+    return out;
+}
+
+// `rows` with the rows of `keys` left out of the list: still handled, or
+// with `handled` false inert (see without()).
+template <class T, size_t N>
+constexpr std::array<T, N> unlisted(std::array<T, N> rows, std::initializer_list<const char*> keys,
+                                    bool handled = true) {
+    for (T& r : rows) {
+        for (const char* k : keys) {
+            if (std::string_view(r.key) != k) continue;
+            r.listed = false;
+            if (!handled) r.handle = nullptr;
+        }
+    }
+    return rows;
+}
+
+// `rows` with the rows of `keys` inert: neither handled nor listed.
+template <class T, size_t N>
+constexpr std::array<T, N> without(const std::array<T, N>& rows,
+                                   std::initializer_list<const char*> keys) {
+    return unlisted(rows, keys, false);
+}
+
+// A handler that calls member function M of a family class on the context
+// type its tables are declared for (the family's `ParamContext`).
+template <class M> struct MemberOf;
+template <class C, class A> struct MemberOf<bool (C::*)(A&)> {
+    using Class = C;
+    using Arg = A;
+};
+template <class C, class A> struct MemberOf<bool (C::*)(A&) const> {
+    using Class = C;
+    using Arg = A;
+};
+
+template <auto M>
+bool call_member(typename MemberOf<decltype(M)>::Class::ParamContext& ctx,
+                 typename MemberOf<decltype(M)>::Arg& p) {
+    return (static_cast<typename MemberOf<decltype(M)>::Class&>(ctx).*M)(p);
+}
+template <auto M> inline constexpr auto member = &call_member<M>;
+
+} // namespace hwc
