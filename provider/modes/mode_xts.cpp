@@ -88,9 +88,12 @@ bool XtsCtx::schedule_key(const uint8_t* key, size_t keylen) {
 }
 
 // A context keyed for decryption with equal halves must not become an
-// encryptor through a key-less re-init.
+// encryptor through a key-less re-init: the refused init leaves it a
+// decryptor (init has set the new direction already).
 bool XtsCtx::keep_key() {
-    return !(encrypt_ && key_set_ && equal_halves_) || HWC_FAIL(prov_, kErrXtsDuplicatedKeys);
+    if (!(encrypt_ && key_set_ && equal_halves_)) return true;
+    encrypt_ = false;
+    return HWC_FAIL(prov_, kErrXtsDuplicatedKeys);
 }
 
 void XtsCtx::blocks(uint8_t tweak[kBlockSize], const uint8_t* in, uint8_t* out,

@@ -8,6 +8,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <mutex>
 #include <new>
 #include <string>
@@ -73,19 +74,31 @@ void take_upcalls(const OSSL_DISPATCH* in) {
     std::call_once(once, [in] { fill_upcalls(in); });
 }
 
-// The core override: HWCIPHER_CORES in the environment, else a `cores = ...`
-// line in the provider's openssl.cnf section, else none.
-std::string core_override(const OSSL_CORE_HANDLE* handle) {
-    if (const char* env = std::getenv("HWCIPHER_CORES")) return env;
+// A setting: the environment variable `env`, else the `key = ...` line in
+// the provider's openssl.cnf section, else "". `from` names where it came from.
+std::string setting(const OSSL_CORE_HANDLE* handle, const char* env, const char* key,
+                    const char*& from) {
+    from = env;
+    if (const char* value = std::getenv(env)) return value;
+    from = key;
     const char* from_config = nullptr;
     if (upcalls().get_params != nullptr) {
         OSSL_PARAM params[] = {
-            OSSL_PARAM_construct_utf8_ptr("cores", const_cast<char**>(&from_config), 0),
+            OSSL_PARAM_construct_utf8_ptr(key, const_cast<char**>(&from_config), 0),
             OSSL_PARAM_construct_end(),
         };
         if (!upcalls().get_params(handle, params)) from_config = nullptr;
     }
     return from_config != nullptr ? from_config : "";
+}
+
+// An on/off setting's value: false when unset; unknown words are refused.
+bool parse_switch(const std::string& v, bool& on) {
+    for (const char* w : {"1", "yes", "on", "true"})
+        if (v == w) return on = true;
+    for (const char* w : {"", "0", "no", "off", "false"})
+        if (v == w) return !(on = false);
+    return false;
 }
 
 const char* primary_name(const AlgorithmRow& row, std::string& storage) {
@@ -134,11 +147,16 @@ bool utf8_answer(OSSL_PARAM& p, const char* value) {
     return OSSL_PARAM_set_utf8_ptr(&p, value) == 1;
 }
 
-const std::string& buildinfo() {
-    static const std::string info = std::string("hwcipher ") + HWCIPHER_VERSION + ", C++" +
-                                    std::to_string(__cplusplus / 100 % 100);
-    return info;
-}
+// A literal: get_params is noexcept and must not allocate (a std::string
+// built on first use aborted the process when that allocation failed).
+#if __cplusplus > 202002L
+#define HWC_CXX_STD "23"
+#elif __cplusplus >= 202002L
+#define HWC_CXX_STD "20"
+#else
+#define HWC_CXX_STD "17"
+#endif
+constexpr const char* kBuildInfo = "hwcipher " HWCIPHER_VERSION ", C++" HWC_CXX_STD;
 
 constexpr ParamTable kProviderParams{std::array{
     ProviderGetter{OSSL_PROV_PARAM_NAME, kUtf8Ptr,
@@ -147,7 +165,7 @@ constexpr ParamTable kProviderParams{std::array{
                    [](const ProvCtx&, OSSL_PARAM& p) { return utf8_answer(p, HWCIPHER_VERSION); }},
     ProviderGetter{OSSL_PROV_PARAM_BUILDINFO, kUtf8Ptr,
                    [](const ProvCtx&, OSSL_PARAM& p) {
-                       return utf8_answer(p, buildinfo().c_str());
+                       return utf8_answer(p, kBuildInfo);
                    }},
     ProviderGetter{OSSL_PROV_PARAM_STATUS, kInt,
                    [](const ProvCtx&, OSSL_PARAM& p) { return OSSL_PARAM_set_int(&p, 1) == 1; }},
@@ -180,6 +198,11 @@ const OSSL_ITEM* get_reason_strings(void*) noexcept { return kReasonStrings; }
 
 using thunks::as_fn;
 
+// Frees a provider context whose init did not finish (and at teardown).
+struct ProvCtxFree {
+    void operator()(ProvCtx* p) const noexcept { teardown(p); }
+};
+
 const OSSL_DISPATCH kProviderDispatch[] = {
     {OSSL_FUNC_PROVIDER_TEARDOWN, as_fn(&teardown)},
     {OSSL_FUNC_PROVIDER_GETTABLE_PARAMS, as_fn(&gettable_params)},
@@ -197,28 +220,30 @@ extern "C" __attribute__((visibility("default"))) int
 OSSL_provider_init(const OSSL_CORE_HANDLE* handle, const OSSL_DISPATCH* in,
                    const OSSL_DISPATCH** out, void** provctx) {
     using namespace hwc;
+    // Every failure frees what was built (the context, its strings and
+    // tables, its child library context) and leaves an error on the queue.
+    std::unique_ptr<ProvCtx, ProvCtxFree> p;
     try {
         take_upcalls(in);
-        auto* p = new ProvCtx;
+        p.reset(new ProvCtx);
         p->handle = handle;
         // A child library context reaches the loading application's providers
         // (for randomness: generated GCM IVs, TLS nonces) without recursion.
         p->libctx = OSSL_LIB_CTX_new_child(handle, in);
-        if (p->libctx == nullptr) {
-            delete p;
-            return 0;
-        }
+        if (p->libctx == nullptr)
+            return HWC_FAIL(p.get(), kErrOutOfMemory, "no child library context");
         p->cpu_features = detect_cpu_features();
 
         std::string error;
-        const std::string spec = core_override(handle);
-        if (!select_cores(p->cpu_features, spec.c_str(), p->cores, error)) {
-            HWC_RAISE(p, kErrInvalidParam, "HWCIPHER_CORES=\"%s\": %s", spec.c_str(),
-                      error.c_str());
-            OSSL_LIB_CTX_free(p->libctx);
-            delete p;
-            return 0;
-        }
+        const char* from = nullptr;
+        const std::string spec = setting(handle, "HWCIPHER_CORES", "cores", from);
+        if (!select_cores(p->cpu_features, spec.c_str(), p->cores, error))
+            return HWC_FAIL(p.get(), kErrInvalidParam, "%s=\"%s\": %s", from, spec.c_str(),
+                            error.c_str());
+        const std::string strict = setting(handle, "HWCIPHER_STRICT_IV", "strict-iv", from);
+        if (!parse_switch(strict, p->strict_iv))
+            return HWC_FAIL(p.get(), kErrInvalidParam, "%s=\"%s\": yes/no, 1/0, on/off or true/false",
+                            from, strict.c_str());
         for (Family f : {Family::aes, Family::sm4, Family::twofish}) {
             if (!p->core_report.empty()) p->core_report += ",";
             p->core_report += std::string(family_name(f)) + "=" + p->cores.for_family(f)->name;
@@ -227,9 +252,12 @@ OSSL_provider_init(const OSSL_CORE_HANDLE* handle, const OSSL_DISPATCH* in,
         build_algorithm_table(*p);
         p->trace_fd = trace_open_from_env(); // last: no failure path follows
         *out = kProviderDispatch;
-        *provctx = p;
+        *provctx = p.release();
         return 1;
+    } catch (const std::bad_alloc&) {
+        HWC_RAISE(handle, kErrOutOfMemory, "loading the provider");
     } catch (...) {
-        return 0;
+        HWC_RAISE(handle, kErrInternal, "loading the provider");
     }
+    return 0;
 }
