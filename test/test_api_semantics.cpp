@@ -389,3 +389,25 @@ TEST(ApiCfb1, UseBitsParam) {
 }
 
 } // namespace
+
+namespace {
+
+// A string parameter with NULL data (what OSSL_PARAM_construct_utf8_string
+// gives for a null buffer) is refused, not read (found by fuzz_params:
+// xts_standard and cts_mode passed the null pointer on to a comparison).
+TEST(SemanticsParams, NullStringParamsAreRefused) {
+    for (const auto& [name, key] : {std::pair{"AES-128-XTS", "xts_standard"},
+                                    std::pair{"SM4-XTS", "xts_standard"},
+                                    std::pair{"AES-128-CBC-CTS", "cts_mode"}}) {
+        std::unique_ptr<EVP_CIPHER, decltype(&EVP_CIPHER_free)> c(fetch_hwcipher(name), EVP_CIPHER_free);
+        ASSERT_TRUE(c) << name;
+        std::unique_ptr<EVP_CIPHER_CTX, decltype(&EVP_CIPHER_CTX_free)> ctx(EVP_CIPHER_CTX_new(),
+                                                                            EVP_CIPHER_CTX_free);
+        ASSERT_EQ(EVP_EncryptInit_ex2(ctx.get(), c.get(), nullptr, nullptr, nullptr), 1);
+        OSSL_PARAM p[] = {OSSL_PARAM_construct_utf8_string(key, nullptr, 4), OSSL_PARAM_construct_end()};
+        EXPECT_EQ(EVP_CIPHER_CTX_set_params(ctx.get(), p), 0) << name << " " << key;
+        EXPECT_FALSE(take_errors().empty()) << name;
+    }
+}
+
+} // namespace

@@ -158,7 +158,9 @@ int XtsCtx::update(uint8_t* out, size_t* outl, size_t outsize, const uint8_t* in
 
 bool XtsCtx::set_standard(const OSSL_PARAM& p) {
     const char* s = nullptr;
-    if (p.data_type != OSSL_PARAM_UTF8_STRING || !OSSL_PARAM_get_utf8_string_ptr(&p, &s))
+    // A UTF-8 parameter with NULL data reads as a null pointer.
+    if (p.data_type != OSSL_PARAM_UTF8_STRING || !OSSL_PARAM_get_utf8_string_ptr(&p, &s) ||
+        s == nullptr)
         return HWC_FAIL(prov_, kErrInvalidParam, "xts_standard must be a string");
     if (iequals(s, "IEEE")) {
         gb_ = false;
