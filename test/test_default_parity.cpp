@@ -275,21 +275,34 @@ TEST(DefaultParity, NoIvMeansZeroIvLikeTheDefaultProvider) {
 }
 
 // A library context with hwcipher alone, loaded with HWCIPHER_STRICT_IV set
-// or from a config whose hwcipher section says strict-iv = `value`.
-std::unique_ptr<OSSL_LIB_CTX, decltype(&OSSL_LIB_CTX_free)> strict_ctx(const char* env,
-                                                                      const char* value) {
-    std::unique_ptr<OSSL_LIB_CTX, decltype(&OSSL_LIB_CTX_free)> ctx(OSSL_LIB_CTX_new(),
-                                                                   OSSL_LIB_CTX_free);
+// or from a config whose hwcipher section says strict-iv = `value`. The
+// explicit load is undone before the context goes.
+struct StrictLib {
+    OSSL_LIB_CTX* lib = OSSL_LIB_CTX_new();
+    OSSL_PROVIDER* loaded = nullptr;
+    OSSL_LIB_CTX* get() const { return lib; }
+    StrictLib() = default;
+    StrictLib(const StrictLib&) = delete;
+    StrictLib& operator=(const StrictLib&) = delete;
+    ~StrictLib() {
+        if (loaded != nullptr) OSSL_PROVIDER_unload(loaded);
+        OSSL_LIB_CTX_free(lib);
+    }
+};
+
+std::unique_ptr<StrictLib> strict_ctx(const char* env, const char* value) {
+    auto ctx = std::make_unique<StrictLib>();
     if (env != nullptr) {
         setenv("HWCIPHER_STRICT_IV", env, 1);
-        EXPECT_NE(OSSL_PROVIDER_load(ctx.get(), "hwcipher"), nullptr) << take_errors();
+        ctx->loaded = OSSL_PROVIDER_load(ctx->get(), "hwcipher");
+        EXPECT_NE(ctx->loaded, nullptr) << take_errors();
         unsetenv("HWCIPHER_STRICT_IV");
         return ctx;
     }
     const std::string cnf = "strict_iv_" + std::to_string(getpid()) + ".cnf";
     std::ofstream(cnf) << "openssl_conf = init\n[init]\nproviders = prov\n[prov]\nhwcipher = hw\n"
                        << "[hw]\nactivate = 1\nstrict-iv = " << value << "\n";
-    EXPECT_EQ(OSSL_LIB_CTX_load_config(ctx.get(), cnf.c_str()), 1) << take_errors();
+    EXPECT_EQ(OSSL_LIB_CTX_load_config(ctx->get(), cnf.c_str()), 1) << take_errors();
     std::remove(cnf.c_str());
     return ctx;
 }
@@ -310,22 +323,23 @@ bool refuses_without_iv(OSSL_LIB_CTX* lib, const char* name) {
 TEST(DefaultParity, StrictIvIsAnExplicitChoice) {
     for (const char* env : {"1", "yes"}) {
         auto lib = strict_ctx(env, nullptr);
-        for (const char* name : kIvModes) EXPECT_TRUE(refuses_without_iv(lib.get(), name)) << name;
+        for (const char* name : kIvModes) EXPECT_TRUE(refuses_without_iv(lib->get(), name)) << name;
     }
     for (const char* value : {"yes", "1", "on", "true"}) {
         auto lib = strict_ctx(nullptr, value);
-        for (const char* name : kIvModes) EXPECT_TRUE(refuses_without_iv(lib.get(), name)) << value << " " << name;
+        for (const char* name : kIvModes) EXPECT_TRUE(refuses_without_iv(lib->get(), name)) << value << " " << name;
     }
     for (const char* value : {"no", "0", "off", "false"}) {
         auto lib = strict_ctx(nullptr, value);
-        for (const char* name : kIvModes) EXPECT_FALSE(refuses_without_iv(lib.get(), name)) << value << " " << name;
+        for (const char* name : kIvModes) EXPECT_FALSE(refuses_without_iv(lib->get(), name)) << value << " " << name;
     }
     auto env_off = strict_ctx("0", nullptr);
-    EXPECT_FALSE(refuses_without_iv(env_off.get(), "AES-128-CBC"));
+    EXPECT_FALSE(refuses_without_iv(env_off->get(), "AES-128-CBC"));
     // An unknown value is a configuration error: the provider does not load.
-    std::unique_ptr<OSSL_LIB_CTX, decltype(&OSSL_LIB_CTX_free)> bad(OSSL_LIB_CTX_new(), OSSL_LIB_CTX_free);
+    StrictLib bad;
     setenv("HWCIPHER_STRICT_IV", "maybe", 1);
-    EXPECT_EQ(OSSL_PROVIDER_load(bad.get(), "hwcipher"), nullptr);
+    bad.loaded = OSSL_PROVIDER_load(bad.get(), "hwcipher");
+    EXPECT_EQ(bad.loaded, nullptr);
     unsetenv("HWCIPHER_STRICT_IV");
     // The error names the setting (in its data: the reason strings are not
     // registered when init fails).
