@@ -2,9 +2,12 @@
 # Run hwcipher's libFuzzer targets (test/fuzz), built by `scripts/build.sh
 # clang` (clang, ASan + UBSan, coverage on the module itself).
 #
-#   scripts/fuzz.sh [--time S] [--jobs J] [--keep] [target ...]
+#   scripts/fuzz.sh [--time S] [--runs N] [--jobs J] [--keep] [target ...]
 #
 #   --time S   seconds per target (default 60; e.g. 14400 for four hours)
+#   --runs N   executions per target (shared by its processes): stop there,
+#              or at --time, whichever comes first; or per target, as in
+#              --runs fuzz_cipher=200000,fuzz_params=600000
 #   --jobs J   fuzzing processes per target (default $HWCIPHER_JOBS or 2)
 #   --min-execs N   fail unless the targets ran N executions in total
 #   --keep     merge what the run found into build/fuzz/corpus/<target>,
@@ -25,6 +28,7 @@ secs=60
 jobs=${HWCIPHER_JOBS:-2}
 keep=0
 min_execs=0
+runs=0
 targets=()
 while (( $# )); do
     case "$1" in
@@ -32,6 +36,7 @@ while (( $# )); do
         --jobs) jobs=$2; shift 2 ;;
         --keep) keep=1; shift ;;
         --min-execs) min_execs=$2; shift 2 ;;
+        --runs) runs=$2; shift 2 ;;
         -*) echo "fuzz.sh: unknown option $1" >&2; exit 2 ;;
         *) targets+=("$1"); shift ;;
     esac
@@ -59,11 +64,17 @@ for t in "${targets[@]}"; do
     cp -r "build/fuzz/corpus/$t/." "$work/corpus/" 2>/dev/null || true
     start=$SECONDS
     pids=()
+    n_runs=$runs
+    if [[ "$runs" == *=* ]]; then
+        n_runs=$(tr ',' '\n' <<< "$runs" | sed -n "s/^$t=//p")
+        n_runs=${n_runs:-0}
+    fi
     for (( j = 0; j < jobs; ++j )); do
         # One process per job, each with its own seed; they share the
         # scratch corpus (each adds what it finds).
         "$bin/$t" "$work/corpus" -max_total_time="$secs" -timeout=30 -rss_limit_mb=4096 \
             -seed=$(( 1000 + j + RANDOM )) -print_final_stats=1 \
+            -runs=$(( n_runs > 0 ? (n_runs + jobs - 1) / jobs : -1 )) \
             -artifact_prefix="build/fuzz/artifacts/$t-" > "$work/log.$j" 2>&1 &
         pids+=($!)
     done
