@@ -267,7 +267,7 @@ run_fuzz() { # <log>
     # proportion to their cost: ~6 CPU-minutes), each capped at
     # HWCIPHER_FUZZ_SECONDS.
     bash scripts/fuzz.sh --runs fuzz_cipher=200000,fuzz_params=600000,fuzz_tls_cbc=250000 \
-        --time "${HWCIPHER_FUZZ_SECONDS:-300}" \
+        --time "${HWCIPHER_FUZZ_SECONDS:-600}" \
         --min-execs 1000000 2>&1 | tee "$1"
     local line
     line=$(grep -E '^fuzz: [0-9]+ executions' "$1" | tail -1)
