@@ -16,16 +16,51 @@ if(HWCIPHER_WERROR)
 endif()
 
 # ---- sanitizers: everything (our code, tests, googletest built from source) -
+# HWCIPHER_SANITIZE: ASan + UBSan; HWCIPHER_TSAN: ThreadSanitizer (exclusive).
+# The module is a shared object linked with -z defs, so it needs the shared
+# sanitizer runtime: GCC's default; clang links its runtimes statically into
+# executables unless told -shared-libsan, so clang builds use the shared one
+# everywhere (found through an rpath: it is not on the loader's path).
+if(HWCIPHER_SANITIZE AND HWCIPHER_TSAN)
+  message(FATAL_ERROR "HWCIPHER_SANITIZE and HWCIPHER_TSAN exclude each other")
+endif()
+set(_hwc_san "")
 if(HWCIPHER_SANITIZE)
-  set(_hwc_san -fsanitize=address,undefined -fno-sanitize-recover=all
-               -fno-omit-frame-pointer)
+  set(_hwc_san -fsanitize=address,undefined -fno-sanitize-recover=all)
+  set(_hwc_san_rt asan)
+elseif(HWCIPHER_TSAN)
+  set(_hwc_san -fsanitize=thread)
+  set(_hwc_san_rt tsan)
+endif()
+if(_hwc_san)
+  list(APPEND _hwc_san -fno-omit-frame-pointer)
+  if(CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
+    list(APPEND _hwc_san -shared-libsan)
+    set(_hwc_rt_name libclang_rt.${_hwc_san_rt}-${CMAKE_SYSTEM_PROCESSOR}.so)
+  else()
+    set(_hwc_rt_name lib${_hwc_san_rt}.so)
+  endif()
   add_compile_options(${_hwc_san})
-  add_link_options(-fsanitize=address,undefined)
+  add_link_options(${_hwc_san})
   # Runtime to LD_PRELOAD when an uninstrumented program (the openssl CLI)
   # loads the instrumented module.
-  execute_process(COMMAND ${CMAKE_CXX_COMPILER} -print-file-name=libasan.so
-                  OUTPUT_VARIABLE HWCIPHER_ASAN_RUNTIME OUTPUT_STRIP_TRAILING_WHITESPACE)
-  message(STATUS "hwcipher: sanitizers on (ASan runtime ${HWCIPHER_ASAN_RUNTIME})")
+  execute_process(COMMAND ${CMAKE_CXX_COMPILER} -print-file-name=${_hwc_rt_name}
+                  OUTPUT_VARIABLE HWCIPHER_SAN_RUNTIME OUTPUT_STRIP_TRAILING_WHITESPACE)
+  if(CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
+    get_filename_component(_hwc_rt_dir "${HWCIPHER_SAN_RUNTIME}" DIRECTORY)
+    add_link_options("LINKER:-rpath,${_hwc_rt_dir}")
+  endif()
+  message(STATUS "hwcipher: sanitizers ${_hwc_san} (runtime ${HWCIPHER_SAN_RUNTIME})")
+endif()
+
+# ---- libFuzzer (test/fuzz): coverage on everything, clang + ASan/UBSan only ---
+if(HWCIPHER_FUZZ)
+  if(NOT CMAKE_CXX_COMPILER_ID STREQUAL "Clang" OR NOT HWCIPHER_SANITIZE)
+    message(FATAL_ERROR "HWCIPHER_FUZZ needs clang and HWCIPHER_SANITIZE=ON")
+  endif()
+  # The module's coverage callbacks resolve to the shared ASan runtime's weak
+  # defaults at link time (-z defs) and to libFuzzer's in a fuzz target.
+  add_compile_options(-fsanitize=fuzzer-no-link)
 endif()
 
 # ---- OpenSSL >= 3.0: which one, checked (HwcipherOpenSSL.cmake) -------------

@@ -33,7 +33,10 @@ struct alignas(64) KeySchedule {
 
 // Kernel contracts shared by every slot below:
 //  - whole 16-byte blocks only, `nblocks` may be 0 (then nothing is touched);
-//  - `in == out` (in-place) is allowed, any other overlap is not;
+//  - `in == out` (in-place) is allowed, and so is output trailing its input
+//    (`out = in - d`, d > 0: what a loop that reads each block before
+//    writing it gives, and what applications that shift data down in one
+//    buffer rely on); output ahead of its input, overlapping it, is not;
 //  - no alignment is required of `in`, `out` or `iv`;
 //  - `iv` (16 bytes) is the chaining state, read on entry and written back on
 //    return so the next call continues the same stream.

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Configure and build one named build of hwcipher in build/<name>.
 #
-#   scripts/build.sh <native|sanitize|isa-emu|aarch64|s390x|openssl-3.5|openssl-3.6|openssl-4.0>
+#   scripts/build.sh <native|sanitize|isa-emu|clang|tsan|aarch64|s390x|openssl-3.5|openssl-3.6|openssl-4.0>
 #                    [--openssl <root>] [--target T] [extra cmake args...]
 #
 # --openssl <root>: build against the OpenSSL whose headers and libcrypto are
@@ -19,7 +19,7 @@ repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$repo"
 JOBS=${HWCIPHER_JOBS:-2}
 
-name=${1:?usage: $0 <native|sanitize|isa-emu|aarch64|s390x|openssl-<release>> [--openssl <root>] [--target T] [cmake args...]}
+name=${1:?usage: $0 <native|sanitize|isa-emu|clang|tsan|aarch64|s390x|openssl-<release>> [--openssl <root>] [--target T] [cmake args...]}
 shift
 target=()
 root=""
@@ -40,6 +40,17 @@ case "$name" in
     # the cores' needs, so their kernels run on CPUs without them.
     isa-emu) args=(-DCMAKE_BUILD_TYPE=Release -DHWCIPHER_WERROR=ON
                    "-DCMAKE_CXX_FLAGS=-DHWCIPHER_VAES_EMULATE -DHWCIPHER_VPCLMUL_EMULATE -DHWCIPHER_GFNI_EMULATE") ;;
+    # clang (Debian 12: 14) with -Werror, ASan + UBSan and libFuzzer
+    # coverage: the unit suite, the fuzz targets (test/fuzz), the allocation
+    # sweep and the huge-input test (test/reliability) all run from it; the
+    # test seams let the huge-input test preset the GCM length count.
+    clang) args=(-DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++
+                 -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHWCIPHER_WERROR=ON
+                 -DHWCIPHER_SANITIZE=ON -DHWCIPHER_FUZZ=ON -DHWCIPHER_TEST_SEAMS=ON) ;;
+    # ThreadSanitizer: the module and test/reliability/threads. GCC: clang
+    # 14's shared TSan runtime (which the module needs, see
+    # cmake/HwcipherSetup.cmake) crashes at start-up on recent kernels.
+    tsan) args=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DHWCIPHER_WERROR=ON -DHWCIPHER_TSAN=ON) ;;
     aarch64|s390x)
         bash scripts/sysroot.sh "$name"
         args=(-DCMAKE_BUILD_TYPE=Release
@@ -48,7 +59,7 @@ case "$name" in
     openssl-3.5|openssl-3.6|openssl-4.0)
         [[ -n "$root" ]] || root=$(bash scripts/openssl_release.sh "${name#openssl-}")
         args=(-DCMAKE_BUILD_TYPE=Release -DHWCIPHER_WERROR=ON) ;;
-    *) echo "build.sh: unknown build '$name' (native, sanitize, isa-emu, aarch64, s390x, openssl-3.5, openssl-3.6, openssl-4.0)" >&2; exit 2 ;;
+    *) echo "build.sh: unknown build '$name' (native, sanitize, isa-emu, clang, tsan, aarch64, s390x, openssl-3.5, openssl-3.6, openssl-4.0)" >&2; exit 2 ;;
 esac
 # Always given, so a build folder configured against a root never falls back
 # to the system's OpenSSL from its cache (or the reverse).

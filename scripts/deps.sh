@@ -4,9 +4,10 @@
 # `apt-get update` only when a package cannot be found in the current lists.
 #
 #   scripts/deps.sh                  # everything: + cross compilers, QEMU
-#   scripts/deps.sh --native-tests   # native test stages (native, sanitize,
-#                                    # matrix, package): + nginx, curl,
-#                                    # dpkg-dev (dpkg-shlibdeps for the package)
+#   scripts/deps.sh --native-tests   # native test stages (native, clang, tsan,
+#                                    # sanitize, matrix, package): + nginx, curl,
+#                                    # dpkg-dev (dpkg-shlibdeps for the package),
+#                                    # clang and its sanitizer runtimes
 #   scripts/deps.sh --native         # only what the main job (scripts/main.sh)
 #                                    # needs: compiler, CMake, OpenSSL headers and
 #                                    # CLI, and for its build folder and benchmark
@@ -30,7 +31,8 @@ pkgs=(
 )
 if [[ $level != main ]]; then
     pkgs+=(nginx curl          # test/cli/tls_nginx_curl.native.sh
-           dpkg-dev)           # dpkg-shlibdeps: the package's Depends
+           dpkg-dev            # dpkg-shlibdeps: the package's Depends
+           clang libclang-rt-dev llvm)  # clang and tsan stages: compiler, sanitizer/libFuzzer runtimes, llvm-symbolizer
 fi
 if [[ $level == all ]]; then
     pkgs+=(qemu-user g++-aarch64-linux-gnu g++-s390x-linux-gnu)

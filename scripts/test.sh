@@ -8,7 +8,6 @@
 #   native    Release, -Werror: once per x86_64 tier the CPU has (VAES on
 #             ZMM/YMM with GFNI and VPCLMULQDQ, AES-NI/AVX2; each forced
 #             through HWCIPHER_CORES), once with the portable cores forced
-#   sanitize  ASan + UBSan
 #   aarch64   cross build under qemu-aarch64: -cpu max with the Crypto
 #             Extension / assembly cores, again with the portable cores
 #             forced; on neoverse-n1 (no SM4 instructions: sm4-neon-aes)
@@ -19,6 +18,14 @@
 #             shim (test/s390x): the suite with partial completion never,
 #             after every block and after an odd size; then the suite with
 #             the portable cores forced
+#   clang     clang 14, -Werror, ASan + UBSan + libFuzzer coverage, test
+#             seams: the unit suite (unforced), the fuzz targets for a
+#             bounded time (scripts/fuzz.sh), single updates over 4 GiB and
+#             the GCM per-IV limit (huge_inputs), the allocation-failure
+#             sweep (alloc_sweep: every N fails cleanly or succeeds, no leak)
+#   tsan      ThreadSanitizer build of the module: test/reliability/threads,
+#             threads sharing a library context and threads each loading
+#             hwcipher into their own, a fresh process per round
 #   matrix    the suite against OpenSSL 3.5, 3.6 and 4.0 from Debian's newer
 #             suites (scripts/openssl_release.sh; one build each in
 #             build/openssl-<release>, run on that suite's loader and
@@ -27,6 +34,9 @@
 #             install/uninstall with --prefix and DESTDIR, the Debian package
 #             (scripts/package.sh) and the package in a scratch root with an
 #             unmodified Debian openssl.cnf (scripts/test_package.sh)
+#   sanitize  (on demand, not in the default list) GCC ASan + UBSan, the
+#             suite with the best cores: the clang stage runs the same
+#             suite under ASan + UBSan in CI
 # Each run states the cores it expects (HWCIPHER_EXPECT_CORES, checked by
 # ApiCatalogue.CoreReportIsTheSelection), so a run cannot silently test the
 # wrong core.
@@ -44,9 +54,10 @@ export HWCIPHER_JOBS=${HWCIPHER_JOBS:-2}
 export CTEST_OUTPUT_ON_FAILURE=1
 export CLICOLOR=0   # plain logs
 
-all_stages=(native sanitize aarch64 s390x matrix package)
+all_stages=(native clang tsan aarch64 s390x matrix package sanitize)
+default_stages=(native clang tsan aarch64 s390x matrix package)
 stages=("$@")
-(( ${#stages[@]} )) || stages=("${all_stages[@]}")
+(( ${#stages[@]} )) || stages=("${default_stages[@]}")
 for s in "${stages[@]}"; do
     [[ " ${all_stages[*]} " == *" $s "* ]] ||
         { echo "test.sh: unknown stage '$s' (${all_stages[*]})" >&2; exit 2; }
@@ -94,6 +105,19 @@ runs_of() {
             local best
             best=$(x86_tiers | head -1 | sed -E 's/.*HWCIPHER_EXPECT_CORES=([^|]*)\|.*/\1/')
             echo "sanitize|${best:+HWCIPHER_EXPECT_CORES=$best}|"
+            ;;
+        clang)
+            # Unforced, like sanitize; then the reliability runs of this
+            # build (run_fuzz, run_huge, run_sweep below).
+            local best
+            best=$(x86_tiers | head -1 | sed -E 's/.*HWCIPHER_EXPECT_CORES=([^|]*)\|.*/\1/')
+            echo "clang|${best:+HWCIPHER_EXPECT_CORES=$best}|"
+            echo "fuzz|script:fuzz|"
+            echo "huge-inputs|script:huge|"
+            echo "alloc-sweep|script:sweep|"
+            ;;
+        tsan)
+            echo "tsan-threads|script:tsan|"
             ;;
         aarch64)
             # max has the SHA3 extension: aes-armv8-ce-eor3; the CPU models
@@ -172,6 +196,7 @@ x86_tiers() {
 build_args_of() {
     case "$1" in
         s390x) echo "-DHWCIPHER_TEST_SEAMS=ON" ;;
+        tsan) echo "--target threads" ;;   # the module and the threads program only
     esac
 }
 
@@ -299,6 +324,82 @@ stage_package() {
     done
 }
 
+# ---- the clang and tsan stages' runs (not ctest): each sets pass/fail
+# from the program's last line; nothing is skipped. Budgets: a fixed number
+# of executions per fuzz target (2 processes each, at most
+# HWCIPHER_FUZZ_SECONDS), HWCIPHER_TSAN_ROUNDS fresh processes.
+
+# Sets pass/fail from "<name>: ... <P> passed, <F> failed" at the end of a log.
+summary_counts() { # <log> <regex of the summary line>
+    local line
+    line=$(grep -E "$2" "$1" | tail -1)
+    if [[ -z "$line" ]]; then
+        fail=1
+        return
+    fi
+    pass=$(sed -E 's/.* ([0-9]+) passed.*/\1/' <<< "$line")
+    fail=$(sed -E 's/.* ([0-9]+) failed.*/\1/' <<< "$line")
+}
+
+run_fuzz() { # <log>
+    pass=0 fail=0
+    # A fixed number of executions per target (1,050,000 in all, shared in
+    # proportion to their cost: ~6 CPU-minutes), each capped at
+    # HWCIPHER_FUZZ_SECONDS.
+    bash scripts/fuzz.sh --runs fuzz_cipher=200000,fuzz_params=600000,fuzz_tls_cbc=250000 \
+        --time "${HWCIPHER_FUZZ_SECONDS:-600}" \
+        --min-execs 1000000 2>&1 | tee "$1"
+    local line
+    line=$(grep -E '^fuzz: [0-9]+ executions' "$1" | tail -1)
+    if [[ -n "$line" ]]; then
+        pass=$(sed -E 's/.* ([0-9]+) targets passed.*/\1/' <<< "$line")
+        fail=$(sed -E 's/.* ([0-9]+) failed.*/\1/' <<< "$line")
+    else
+        fail=1
+    fi
+    echo "---- $1: ${line:-no summary}"
+}
+
+run_huge() { # <log>
+    pass=0 fail=0
+    OPENSSL_MODULES="$repo/build/clang" ASAN_OPTIONS=detect_leaks=1 \
+        build/clang/test/reliability/huge_inputs 2>&1 | tee "$1"
+    summary_counts "$1" '^huge_inputs: [0-9]+ passed, [0-9]+ failed$'
+    echo "---- $1: $(grep -E '^huge_inputs: [0-9]+ passed' "$1" | tail -1)"
+}
+
+# Every N is a pass (success with the right output, or failure with an
+# error queued, no leak) or a failure; nothing is expected to fail.
+run_sweep() { # <log>
+    pass=0 fail=0
+    (cd build/clang && OPENSSL_MODULES="$repo/build/clang" \
+        ASAN_OPTIONS=detect_leaks=1:handle_abort=1:allocator_may_return_null=1 \
+        test/reliability/alloc_sweep --jobs "$HWCIPHER_JOBS" --report alloc_sweep-report.txt) \
+        > "$1" 2>&1
+    tail -40 "$1"
+    summary_counts "$1" '^alloc_sweep: [0-9]+ allocations, [0-9]+ passed, [0-9]+ failed'
+    local line
+    line=$(grep -E '^alloc_sweep: [0-9]+ allocations' "$1" | tail -1)
+    echo "---- $1: ${line:-no summary} (report: build/clang/alloc_sweep-report.txt)"
+}
+
+run_tsan() { # <log>
+    pass=0 fail=0
+    OPENSSL_MODULES="$repo/build/tsan" TSAN_OPTIONS="halt_on_error=0 second_deadlock_stack=1" \
+        build/tsan/test/reliability/threads --rounds "${HWCIPHER_TSAN_ROUNDS:-20}" 2>&1 | tee "$1"
+    local line rounds bad
+    line=$(grep -E '^threads: [0-9]+ rounds' "$1" | tail -1)
+    if [[ -n "$line" ]]; then
+        rounds=$(sed -E 's/^threads: ([0-9]+) rounds.*/\1/' <<< "$line")
+        bad=$(sed -E 's/.* ([0-9]+) failed rounds$/\1/' <<< "$line")
+        pass=$(( rounds - bad ))
+        fail=$bad
+    else
+        fail=1
+    fi
+    echo "---- $1: ${line:-no summary}"
+}
+
 total_pass=0
 total_fail=0
 summary=()
@@ -330,6 +431,8 @@ for stage in "${stages[@]}"; do
         pass=0 fail=0 skip=0
         if [[ "$envs" == script ]]; then
             run_x86_qemu "build/test-$label.log"
+        elif [[ "$envs" == script:* ]]; then
+            "run_${envs#script:}" "build/test-$label.log"
         else
             # shellcheck disable=SC2086  # envs is a list of VAR=value words
             run_ctest "build/$stage" "build/test-$label.log" "$regex" $envs

@@ -242,7 +242,10 @@ template <bool Gb>
 template <bool Gb, size_t M>
 [[gnu::always_inline]] inline void first_tweaks(__m256i t, __m256i (&tw)[M]) {
     const __m256i b = _mm256_broadcastsi128_si256(_mm256_castsi256_si128(t));
-    tw[0] = _mm256_blend_epi32(b, mul_alpha_k<1, Gb>(b), 0xf0);
+    // _mm256_blend_epi32 is a macro in clang's headers: a template call with a
+    // comma cannot be its argument.
+    const __m256i b1 = mul_alpha_k<1, Gb>(b);
+    tw[0] = _mm256_blend_epi32(b, b1, 0xf0);
 #pragma GCC unroll 8
     for (size_t j = 1; j < M; ++j) tw[j] = mul_alpha_k<2, Gb>(tw[j - 1]);
 }

@@ -321,17 +321,35 @@ constexpr size_t kMaxChunkBytes = 16 * kBlocksOf<W32>;
 // caller's buffers, the last 1..15 through a zeroed stack buffer at the
 // narrowest width that holds them (chunk may then read and write the whole
 // width). The buffer held data; it is wiped.
+//
+// Output trailing its input by less than a chunk (out = in - d, 0 < d <
+// 16 * the main width): a chunk reads input after storing output (the XOR
+// operands of CTR, CFB and CBC decryption; rows are stored last to first),
+// so such a call gives each chunk a copy of its input. A chunk never writes
+// into a later chunk's input (out < in), and with a larger d not into its own.
 template <class P, class Chunk>
 [[gnu::always_inline]] inline void in_chunks(const uint8_t* in, uint8_t* out, size_t n,
                                              Chunk&& chunk) {
     using WMain = typename P::Main;
     constexpr size_t NM = kBlocksOf<WMain>;
     static_assert(NM == 16 || NM == 32);
-    for (; n >= NM; n -= NM, in += 16 * NM, out += 16 * NM) chunk(WMain{}, in, out, NM);
+    const uintptr_t gap = reinterpret_cast<uintptr_t>(in) - reinterpret_cast<uintptr_t>(out);
+    const bool trailing = gap != 0 && gap < 16 * NM;
+    alignas(32) uint8_t copy[16 * NM];
+    auto run = [&](auto w, size_t m) {
+        if (trailing) {
+            std::memcpy(copy, in, 16 * m);
+            chunk(w, copy, out, m);
+        } else {
+            chunk(w, in, out, m);
+        }
+    };
+    for (; n >= NM; n -= NM, in += 16 * NM, out += 16 * NM) run(WMain{}, NM);
     if (NM > 16 && n >= 16) {
-        chunk(W16{}, in, out, size_t{16});
+        run(W16{}, size_t{16});
         n -= 16, in += 256, out += 256;
     }
+    if (trailing) secure_wipe(copy, sizeof copy);
     if (n == 0) return;
     alignas(32) uint8_t buf[256] = {};
     std::memcpy(buf, in, 16 * n);

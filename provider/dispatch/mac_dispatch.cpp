@@ -33,11 +33,12 @@ struct Mac {
     static void* newctx(void* provctx) noexcept {
         try {
             const MacOps& ops = *kMacs[I];
-            return ops.create != nullptr ? ops.create(static_cast<const ProvCtx*>(provctx))
-                                         : nullptr;
+            if (ops.create == nullptr) return nullptr;
+            if (MacCtx* ctx = ops.create(static_cast<const ProvCtx*>(provctx))) return ctx;
         } catch (...) {
-            return nullptr;
         }
+        out_of_memory(static_cast<const ProvCtx*>(provctx), "a MAC context");
+        return nullptr;
     }
     static int get_params(OSSL_PARAM params[]) noexcept {
         const MacOps& ops = *kMacs[I];

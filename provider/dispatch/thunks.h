@@ -8,7 +8,14 @@
 
 #include <cstddef>
 
+namespace hwc {
+struct ProvCtx;
+}
+
 namespace hwc::thunks {
+
+// Raises "out of memory" for `prov` (provider/module/errors.h).
+void out_of_memory(const ProvCtx* prov, const char* what) noexcept;
 
 // Runs f; an exception (allocation failure inside a context) is a failure.
 template <typename F>
@@ -31,12 +38,16 @@ template <class Ctx> Ctx* as(void* vctx) { return static_cast<Ctx*>(vctx); }
 
 template <class Ctx> void freectx(void* vctx) noexcept { delete as<Ctx>(vctx); }
 
+// A failed copy (clone() returns nullptr when an allocation fails) leaves
+// an error on the queue: EVP_*_CTX_dup reports nothing of its own.
 template <class Ctx> void* dupctx(void* vctx) noexcept {
+    const Ctx* from = as<Ctx>(vctx);
     try {
-        return as<Ctx>(vctx)->clone();
+        if (Ctx* copy = from->clone()) return copy;
     } catch (...) {
-        return nullptr;
     }
+    out_of_memory(from->created_prov(), "copying a context");
+    return nullptr;
 }
 
 template <class Ctx>

@@ -42,6 +42,8 @@ public:
     bool set_cipher(const OSSL_PARAM& p);
     bool set_key(const OSSL_PARAM& p);
 
+    const ProvCtx* created_prov() const final { return prov_; }
+
 protected:
     // `mac`: "CMAC"; `mode`: the cipher mode it runs on, named `mode_name`.
     CipherMacCtx(const ProvCtx* prov, const char* mac, Mode mode, const char* mode_name)

@@ -25,6 +25,8 @@ public:
     virtual int final(uint8_t* out, size_t* outl, size_t outsize) = 0;
     virtual int get_ctx_params(OSSL_PARAM params[]) = 0;
     virtual int set_ctx_params(const OSSL_PARAM params[]) = 0;
+    // The provider that created it (errors go to its handle).
+    virtual const ProvCtx* created_prov() const = 0;
 
 protected:
     MacCtx() = default;

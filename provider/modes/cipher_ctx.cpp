@@ -7,6 +7,7 @@
 #include <openssl/params.h>
 
 #include "provider/modes/mode_contexts.h"
+#include "provider/module/errors.h"
 #include "provider/module/provider.h"
 #include "provider/params/param_table.h"
 
@@ -43,6 +44,8 @@ CipherCtx* CipherCtx::create(const ProvCtx* prov, const AlgorithmRow& row) {
         prov->contexts_created.fetch_add(1, std::memory_order_relaxed);
         ctx->created_prov_ = prov; // for HWCIPHER_TRACE
         ctx->created_row_ = &row;
+    } else if (ops.create != nullptr) {
+        HWC_RAISE(prov, kErrOutOfMemory, "a %s context", row.names);
     }
     return ctx;
 }

@@ -9,6 +9,7 @@
 
 #include "provider/modes/tls_cbc.h"
 #include "provider/module/errors.h"
+#include "provider/module/provider.h"
 
 namespace hwc {
 
@@ -27,6 +28,15 @@ void ClassicCtx::restart() {
     num_ = 0;
     reset_stream();
     if (iv_set_ && resets_iv_on_reinit(row_->mode)) std::memcpy(iv_, oiv_, kBlockSize);
+}
+
+// No IV given: iv_ and oiv_ are zero from construction, and iv_ runs on from
+// message to message until an IV is given, exactly as in the default
+// provider, whose contexts start with a zero IV and whose re-init restores
+// the original IV only once one was set. "strict-iv" refuses instead.
+bool ClassicCtx::no_iv_given() const {
+    return !prov_->strict_iv ||
+           HWC_FAIL(prov_, kErrNoIvSet, "strict-iv is on: give the IV (no zero IV by default)");
 }
 
 bool ClassicCtx::set_iv(const uint8_t* iv, size_t ivlen) {

@@ -33,15 +33,19 @@ protected:
     virtual void reset_stream() = 0;
     void restart() override;
     bool set_iv(const uint8_t* iv, size_t ivlen) override;
-    // Raises the right error and returns false unless key (and IV where the
-    // mode needs one) are set.
-    bool ready() const { return need_key() && need_iv(); }
+    // Raises the right error and returns false unless the key is set. With
+    // no IV ever given, the IV is zero (as with the default provider), or,
+    // under "strict-iv", the call is refused with "no iv set".
+    bool ready() const { return need_key() && (iv_set_ || iv_length() == 0 || no_iv_given()); }
 
     bool padding_ = true;
     unsigned num_ = 0;             // position inside the current keystream block
     unsigned tls_version_ = 0;     // "tls-version": > 0 puts CBC in TLS record mode
     size_t tls_mac_size_ = 0;      // "tls-mac-size": MAC bytes in a MAC-then-encrypt record
     uint8_t oiv_[kBlockSize] = {}; // the IV as given ("iv"); iv_ runs ("updated-iv")
+
+private:
+    [[gnu::cold]] bool no_iv_given() const;
 };
 
 // The classic modes' rows. The key length check is not listed, and the TLS

@@ -10,7 +10,8 @@
 #include <openssl/rand.h>
 
 #include <cstring>
-#include <vector>
+#include <memory>
+#include <new>
 
 #include "cores/modes.h"
 #include "provider/modes/classic_ctx.h"
@@ -81,9 +82,11 @@ int BlockModeCtx::update(uint8_t* out, size_t* outl, size_t outsize, const uint8
     // one that matters for speed, needs none.
     const bool overlap = in < out + outsize && out < in + inl;
     if (bufsz_ != 0 && overlap) {
-        std::vector<uint8_t> copy(in, in + inl);
-        int ok = update_disjoint(out, outl, outsize, copy.data(), inl);
-        wipe(copy.data(), copy.size());
+        std::unique_ptr<uint8_t[]> copy(new (std::nothrow) uint8_t[inl]);
+        if (!copy) return HWC_FAIL(prov_, kErrOutOfMemory, "a copy of %zu overlapping bytes", inl);
+        std::memcpy(copy.get(), in, inl);
+        const int ok = update_disjoint(out, outl, outsize, copy.get(), inl);
+        wipe(copy.get(), inl);
         return ok;
     }
     return update_disjoint(out, outl, outsize, in, inl);

@@ -7,12 +7,19 @@
 // data in one call of exactly that length; decryption verifies the tag inside
 // that call and releases nothing on failure. Final emits nothing. This is the
 // default provider's contract (openssl-provider-contract.md §2.4, §5), with
-// three deliberate differences where it is unsafe or inconsistent:
+// five deliberate differences where it is unsafe or inconsistent (README's
+// table lists them):
 //   - a final (or EVP_Cipher(ctx, out, NULL, 0)) with a message whose data
 //     call never came verifies/authenticates the empty message when the
 //     declared length is 0 and fails otherwise, instead of reporting success
 //     for a message whose tag was never checked;
 //   - a second AAD call or data call is refused instead of corrupting the MAC;
+//   - a refused AAD call (before the length is declared, or a second one)
+//     fails the message: its data call and final fail until the next init,
+//     where the default provider goes on and tags the message without the
+//     AAD the caller was told was refused;
+//   - after a decryption's tag mismatch, final (and EVP_Cipher's legacy
+//     finish call) fails as well, where the default provider returns 1;
 //   - tag length and L take effect whenever they are set before the message
 //     starts (the default provider fixes them at key setup).
 // The message's whole blocks go through ccm_encrypt / ccm_decrypt
@@ -85,6 +92,12 @@ private:
         reset_message();
         tag_ready_ = false;
         tls_aad_set_ = false;
+        failed_ = false;
+    }
+    // Fails the message in progress: nothing but a new init succeeds now.
+    bool fail_message() {
+        failed_ = true;
+        return false;
     }
 
     int run(uint8_t* out, size_t* outl, const uint8_t* in, size_t inl);
@@ -108,6 +121,10 @@ private:
     size_t b0_m_ = 12;    // M encoded in B0 of the current message
     uint64_t msglen_ = 0;
     uint8_t mac_[kBlockSize] = {};
+    // The message failed (refused AAD, or a decryption's tag mismatch):
+    // data and final fail until restart(), so code that checks only the
+    // final call (as it must for GCM) sees the failure too.
+    bool failed_ = false;
 
 public:
     // The default provider's AES-CCM lists (OpenSSL 3.0); the key length check
@@ -123,6 +140,8 @@ int CcmCtx::run(uint8_t* out, size_t* outl, const uint8_t* in, size_t inl) {
     *outl = 0;
     if (!need_key()) return 0;
     if (tls_aad_set_) return tls_record(out, outl, in, inl);
+    if (failed_)
+        return HWC_FAIL(prov_, kErrTagMismatch, "the message failed: initialise it again");
     if (in == nullptr && out != nullptr) return finish();
     if (!need_iv()) return 0;
     if (stage_ == Stage::done) {
@@ -140,9 +159,11 @@ int CcmCtx::run(uint8_t* out, size_t* outl, const uint8_t* in, size_t inl) {
             return 1;
         }
         if (inl == 0) return 1;
-        if (stage_ == Stage::idle) return HWC_FAIL(prov_, kErrCcmLengthNotSet);
+        if (stage_ == Stage::idle)
+            return HWC_FAIL(prov_, kErrCcmLengthNotSet) || fail_message();
         if (stage_ == Stage::aad)
-            return HWC_FAIL(prov_, kErrOneShotData, "ccm takes the aad in one call");
+            return HWC_FAIL(prov_, kErrOneShotData, "ccm takes the aad in one call") ||
+                   fail_message();
         begin_mac(true);
         absorb_aad(in, inl);
         stage_ = Stage::aad;
@@ -287,8 +308,11 @@ bool CcmCtx::data(const uint8_t* in, uint8_t* out, size_t len, const uint8_t* ex
     wipe_all(s0, ctr_blk);
     reset_message();
     stage_ = Stage::done;
-    if (!ok) HWC_RAISE(prov_, kErrTagMismatch);
-    return ok;
+    if (!ok) {
+        HWC_RAISE(prov_, kErrTagMismatch);
+        return fail_message();
+    }
+    return true;
 }
 
 // One TLS 1.2 record in place: explicit nonce(8) | payload | tag(M).
@@ -322,6 +346,7 @@ int CcmCtx::tls_record(uint8_t* out, size_t* outl, const uint8_t* in, size_t len
     tag_ready_ = false;
     iv_set_ = saved_iv_set;
     stage_ = Stage::idle;
+    failed_ = false; // a record is a message of its own
     if (!ok) return 0;
     *outl = encrypt_ ? len : plen;
     return 1;

@@ -161,7 +161,9 @@ bool CtsModeCtx::get_cts_mode(OSSL_PARAM& p) {
 
 bool CtsModeCtx::set_cts_mode(const OSSL_PARAM& p) {
     const char* name = nullptr;
-    if (!OSSL_PARAM_get_utf8_string_ptr(&p, &name)) return HWC_FAIL(prov_, kErrInvalidCtsMode);
+    // A UTF-8 parameter with NULL data reads as a null pointer.
+    if (!OSSL_PARAM_get_utf8_string_ptr(&p, &name) || name == nullptr)
+        return HWC_FAIL(prov_, kErrInvalidCtsMode);
     const std::string_view v(name);
     if (v == "CS1") variant_ = CtsVariant::cs1;
     else if (v == "CS2") variant_ = CtsVariant::cs2;

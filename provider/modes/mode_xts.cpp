@@ -88,9 +88,12 @@ bool XtsCtx::schedule_key(const uint8_t* key, size_t keylen) {
 }
 
 // A context keyed for decryption with equal halves must not become an
-// encryptor through a key-less re-init.
+// encryptor through a key-less re-init: the refused init leaves it a
+// decryptor (init has set the new direction already).
 bool XtsCtx::keep_key() {
-    return !(encrypt_ && key_set_ && equal_halves_) || HWC_FAIL(prov_, kErrXtsDuplicatedKeys);
+    if (!(encrypt_ && key_set_ && equal_halves_)) return true;
+    encrypt_ = false;
+    return HWC_FAIL(prov_, kErrXtsDuplicatedKeys);
 }
 
 void XtsCtx::blocks(uint8_t tweak[kBlockSize], const uint8_t* in, uint8_t* out,
@@ -155,7 +158,9 @@ int XtsCtx::update(uint8_t* out, size_t* outl, size_t outsize, const uint8_t* in
 
 bool XtsCtx::set_standard(const OSSL_PARAM& p) {
     const char* s = nullptr;
-    if (p.data_type != OSSL_PARAM_UTF8_STRING || !OSSL_PARAM_get_utf8_string_ptr(&p, &s))
+    // A UTF-8 parameter with NULL data reads as a null pointer.
+    if (p.data_type != OSSL_PARAM_UTF8_STRING || !OSSL_PARAM_get_utf8_string_ptr(&p, &s) ||
+        s == nullptr)
         return HWC_FAIL(prov_, kErrInvalidParam, "xts_standard must be a string");
     if (iequals(s, "IEEE")) {
         gb_ = false;

@@ -4,6 +4,7 @@
 
 #include <cstdarg>
 
+#include "provider/dispatch/thunks.h"
 #include "provider/module/upcalls.h"
 #include "provider/module/provider.h"
 
@@ -39,18 +40,42 @@ const OSSL_ITEM kReasonStrings[] = {
     {kErrCcmLengthMismatch, const_cast<char*>("ccm: data length differs from the declared length, or does not fit in L bytes")},
     {kErrIvAlreadyUsed, const_cast<char*>("iv already used for a finished message (set a new iv)")},
     {kErrTooManyRecords, const_cast<char*>("too many records for one key")},
+    {kErrOutOfMemory, const_cast<char*>("out of memory")},
     {0, nullptr},
 };
 
+namespace {
+
+void raise_v(const OSSL_CORE_HANDLE* handle, const char* file, int line, const char* where,
+             int reason, const char* fmt, va_list ap) {
+    const Upcalls& up = upcalls();
+    if (handle == nullptr || up.new_error == nullptr || up.vset_error == nullptr) return;
+    up.new_error(handle);
+    if (up.set_error_debug != nullptr) up.set_error_debug(handle, file, line, where);
+    up.vset_error(handle, static_cast<uint32_t>(reason), fmt, ap);
+}
+
+} // namespace
+
 void raise_error(const ProvCtx* prov, const char* file, int line, const char* where, int reason,
                  const char* fmt, ...) {
-    const Upcalls& up = upcalls();
-    if (prov == nullptr || up.new_error == nullptr || up.vset_error == nullptr) return;
-    up.new_error(prov->handle);
-    if (up.set_error_debug != nullptr) up.set_error_debug(prov->handle, file, line, where);
     va_list ap;
     va_start(ap, fmt);
-    up.vset_error(prov->handle, static_cast<uint32_t>(reason), fmt, ap);
+    raise_v(prov != nullptr ? prov->handle : nullptr, file, line, where, reason, fmt, ap);
+    va_end(ap);
+}
+
+namespace thunks {
+void out_of_memory(const ProvCtx* prov, const char* what) noexcept {
+    HWC_RAISE(prov, kErrOutOfMemory, "%s", what);
+}
+} // namespace thunks
+
+void raise_error(const OSSL_CORE_HANDLE* handle, const char* file, int line, const char* where,
+                 int reason, const char* fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    raise_v(handle, file, line, where, reason, fmt, ap);
     va_end(ap);
 }
 

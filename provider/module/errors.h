@@ -41,6 +41,8 @@ enum Reason : int {
     // GCM IV reuse and TLS 1.2 record limits (mode_gcm.cpp).
     kErrIvAlreadyUsed,
     kErrTooManyRecords,
+    // An allocation failed (no exception crosses the C boundary).
+    kErrOutOfMemory,
 };
 
 // {reason, text} pairs for get_reason_strings, {0, nullptr}-terminated.
@@ -52,6 +54,9 @@ struct ProvCtx;
 // function name shown by ERR_print_errors.
 void raise_error(const ProvCtx* prov, const char* file, int line, const char* where, int reason,
                  const char* fmt = nullptr, ...);
+// The same before a provider context exists (OSSL_provider_init).
+void raise_error(const OSSL_CORE_HANDLE* handle, const char* file, int line, const char* where,
+                 int reason, const char* fmt = nullptr, ...);
 
 } // namespace hwc
 

@@ -8,6 +8,8 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <memory>
+#include <mutex>
 #include <new>
 #include <string>
 
@@ -41,7 +43,7 @@ constexpr const char* kCpuParam = "hwcipher-cpu-features";
 constexpr const char* kConfigErrorsParam = "hwcipher-config-errors";
 constexpr const char* kContextsParam = "hwcipher-contexts"; // uint64, see ProvCtx
 
-void take_upcalls(const OSSL_DISPATCH* in) {
+void fill_upcalls(const OSSL_DISPATCH* in) {
     Upcalls& u = upcalls();
     for (; in != nullptr && in->function_id != 0; ++in) {
         switch (in->function_id) {
@@ -63,24 +65,34 @@ void take_upcalls(const OSSL_DISPATCH* in) {
     }
 }
 
-// The core override: HWCIPHER_CORES in the environment, else a `cores = ...`
-// line in the provider's openssl.cnf section, else none. `origin` names
-// where it came from, for reports.
-std::string core_override(const OSSL_CORE_HANDLE* handle, std::string& origin) {
-    if (const char* env = std::getenv("HWCIPHER_CORES")) {
-        origin = std::string("HWCIPHER_CORES=") + env;
-        return env;
+// The core's upcalls are the same for every instance (one libcrypto per
+// process), but instances may be created concurrently (hwcipher loaded into
+// several library contexts from several threads) while others raise errors:
+// the table is filled once, by the first init, and only read afterwards.
+void take_upcalls(const OSSL_DISPATCH* in) {
+    static std::once_flag once;
+    std::call_once(once, [in] { fill_upcalls(in); });
+}
+
+// A setting: the environment variable `env`, else the `key = ...` line in
+// the provider's openssl.cnf section, else "". `origin` names where it came
+// from, for reports.
+std::string setting(const OSSL_CORE_HANDLE* handle, const char* env, const char* key,
+                    std::string& origin) {
+    if (const char* value = std::getenv(env)) {
+        origin = std::string(env) + "=" + value;
+        return value;
     }
     const char* from_config = nullptr;
     if (upcalls().get_params != nullptr) {
         OSSL_PARAM params[] = {
-            OSSL_PARAM_construct_utf8_ptr("cores", const_cast<char**>(&from_config), 0),
+            OSSL_PARAM_construct_utf8_ptr(key, const_cast<char**>(&from_config), 0),
             OSSL_PARAM_construct_end(),
         };
         if (!upcalls().get_params(handle, params)) from_config = nullptr;
     }
     if (from_config == nullptr) return "";
-    origin = std::string("cores = ") + from_config + " (openssl.cnf)";
+    origin = std::string(key) + " = " + from_config + " (openssl.cnf)";
     return from_config;
 }
 
@@ -91,7 +103,7 @@ std::string core_override(const OSSL_CORE_HANDLE* handle, std::string& origin) {
 // hwcipher-info).
 void choose_cores(ProvCtx& p, const OSSL_CORE_HANDLE* handle) {
     std::string origin, error;
-    const std::string spec = core_override(handle, origin);
+    const std::string spec = setting(handle, "HWCIPHER_CORES", "cores", origin);
     if (select_cores(p.cpu_features, spec.c_str(), p.cores, error)) return;
     p.config_errors = origin + ": " + error + "; using the automatic selection";
     select_cores(p.cpu_features, "", p.cores, error); // cannot fail
@@ -108,6 +120,25 @@ std::string feature_report(uint32_t features) {
         if (features & kCpuFeatureNames[i].bit)
             out += std::string(out.empty() ? "" : ",") + kCpuFeatureNames[i].name;
     return out;
+}
+
+// An on/off setting's value: false when unset; unknown words are refused.
+bool parse_switch(const std::string& v, bool& on) {
+    for (const char* w : {"1", "yes", "on", "true"})
+        if (v == w) return on = true;
+    for (const char* w : {"", "0", "no", "off", "false"})
+        if (v == w) return !(on = false);
+    return false;
+}
+
+// "strict-iv": like a bad core override, an unknown value does not stop the
+// load (which the application could not see); it keeps the default (off,
+// the default provider's zero IV) and is reported.
+void choose_strict_iv(ProvCtx& p, const OSSL_CORE_HANDLE* handle) {
+    std::string origin;
+    const std::string value = setting(handle, "HWCIPHER_STRICT_IV", "strict-iv", origin);
+    if (!parse_switch(value, p.strict_iv))
+        add_config_error(p, origin + ": not yes/no, 1/0, on/off or true/false; strict-iv stays off");
 }
 
 const char* primary_name(const AlgorithmRow& row, std::string& storage) {
@@ -204,6 +235,11 @@ const OSSL_ITEM* get_reason_strings(void*) noexcept { return kReasonStrings; }
 
 using thunks::as_fn;
 
+// Frees a provider context whose init did not finish (and at teardown).
+struct ProvCtxFree {
+    void operator()(ProvCtx* p) const noexcept { teardown(p); }
+};
+
 const OSSL_DISPATCH kProviderDispatch[] = {
     {OSSL_FUNC_PROVIDER_TEARDOWN, as_fn(&teardown)},
     {OSSL_FUNC_PROVIDER_GETTABLE_PARAMS, as_fn(&gettable_params)},
@@ -221,20 +257,22 @@ extern "C" __attribute__((visibility("default"))) int
 OSSL_provider_init(const OSSL_CORE_HANDLE* handle, const OSSL_DISPATCH* in,
                    const OSSL_DISPATCH** out, void** provctx) {
     using namespace hwc;
+    // Every failure frees what was built (the context, its strings and
+    // tables, its child library context) and leaves an error on the queue.
+    std::unique_ptr<ProvCtx, ProvCtxFree> p;
     try {
         take_upcalls(in);
-        auto* p = new ProvCtx;
+        p.reset(new ProvCtx);
         p->handle = handle;
         // A child library context reaches the loading application's providers
         // (for randomness: generated GCM IVs, TLS nonces) without recursion.
         p->libctx = OSSL_LIB_CTX_new_child(handle, in);
-        if (p->libctx == nullptr) {
-            delete p;
-            return 0;
-        }
+        if (p->libctx == nullptr)
+            return HWC_FAIL(p.get(), kErrOutOfMemory, "no child library context");
         p->cpu_features = detect_cpu_features();
         p->cpu_report = feature_report(p->cpu_features);
         choose_cores(*p, handle);
+        choose_strict_iv(*p, handle);
         for (Family f : {Family::aes, Family::sm4, Family::twofish}) {
             if (!p->core_report.empty()) p->core_report += ",";
             p->core_report += std::string(family_name(f)) + "=" + p->cores.for_family(f)->name;
@@ -251,9 +289,12 @@ OSSL_provider_init(const OSSL_CORE_HANDLE* handle, const OSSL_DISPATCH* in,
         add_config_error(*p, trace_error);
         if (!p->config_errors.empty()) trace_config_problem(p->trace_fd, p->config_errors);
         *out = kProviderDispatch;
-        *provctx = p;
+        *provctx = p.release();
         return 1;
+    } catch (const std::bad_alloc&) {
+        HWC_RAISE(handle, kErrOutOfMemory, "loading the provider");
     } catch (...) {
-        return 0;
+        HWC_RAISE(handle, kErrInternal, "loading the provider");
     }
+    return 0;
 }

@@ -34,6 +34,10 @@ struct ProvCtx {
     // Cipher contexts created so far ("hwcipher-contexts"): a debugging aid
     // that lets tests see which provider served e.g. libssl's records.
     mutable std::atomic<uint64_t> contexts_created{0};
+    // "strict-iv" (HWCIPHER_STRICT_IV, or the provider's config section):
+    // the classic modes refuse to run without an IV instead of using the
+    // default provider's zero IV.
+    bool strict_iv = false;
     // HWCIPHER_TRACE's file (provider/trace.h), opened at init; -1 = off.
     int trace_fd = -1;
 };
