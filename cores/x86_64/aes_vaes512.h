@@ -8,21 +8,9 @@
 // -mavx512vl include this header. As in aes_vaes.h, the helpers sit in an
 // unnamed namespace so no narrower-ISA caller can be linked to a copy built
 // with these flags.
-// GCC 12's AVX-512 intrinsics pass _mm512_undefined_epi32() as the merge
-// source of unmasked operations, which its -Wuninitialized reports at the
-// header's own lines; silenced for that header only, which is therefore
-// included here before anything else.
 #pragma once
 
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wuninitialized"
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#include <immintrin.h>
-#pragma GCC diagnostic pop
-#else
-#include <immintrin.h>
-#endif
+#include "cores/x86_64/avx512_intrinsics.h"
 
 #include <cstddef>
 #include <cstdint>

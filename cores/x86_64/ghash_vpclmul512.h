@@ -29,13 +29,7 @@
 // VPCLMULQDQ runs in constant time; the only branches are on public counts.
 #pragma once
 
-// GCC 12's AVX-512 intrinsics trip -Wuninitialized in the header itself
-// (aes_vaes512.h says why); included here the same way.
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wuninitialized"
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#include <immintrin.h>
-#pragma GCC diagnostic pop
+#include "cores/x86_64/avx512_intrinsics.h"
 
 #include <cstddef>
 #include <cstdint>
