@@ -384,8 +384,10 @@ struct ChunkBuf {
 }
 
 // CBC decryption: the cipher outputs go to the buffer; the XOR with the
-// previous ciphertext runs from the last block to the first, so in == out
-// reads each ciphertext block before it is overwritten.
+// previous ciphertext runs from the first block to the last, each ciphertext
+// block read into a register before its output block is stored. So in == out
+// and output trailing its input (out = in - d, core.h's contract) read every
+// ciphertext block before anything overwrites it.
 template <class W>
 void cbc_decrypt(const KeySchedule& ks, uint8_t iv[16], const uint8_t* in, uint8_t* out,
                  size_t n) {
@@ -395,11 +397,11 @@ void cbc_decrypt(const KeySchedule& ks, uint8_t iv[16], const uint8_t* in, uint8
     uint8x16_t prev = vld1q_u8(iv);
     in_chunks<W>(n, [&](size_t m) {
         crypt_n<W>(e, in, buf.b, m);
-        const uint8x16_t last = vld1q_u8(in + 16 * (m - 1));
-        for (size_t i = m - 1; i > 0; --i)
-            vst1q_u8(out + 16 * i, veorq_u8(vld1q_u8(buf.b + 16 * i), vld1q_u8(in + 16 * (i - 1))));
-        vst1q_u8(out, veorq_u8(vld1q_u8(buf.b), prev));
-        prev = last;
+        for (size_t i = 0; i < m; ++i) {
+            const uint8x16_t c = vld1q_u8(in + 16 * i);
+            vst1q_u8(out + 16 * i, veorq_u8(vld1q_u8(buf.b + 16 * i), prev));
+            prev = c;
+        }
         in += 16 * m, out += 16 * m;
     });
     vst1q_u8(iv, prev);
