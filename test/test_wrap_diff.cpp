@@ -216,8 +216,16 @@ TEST(WrapDiff, AlgorithmAndParametersMatchDefault) {
         EXPECT_EQ(EVP_CIPHER_get_block_size(h.get()), 8);
         EXPECT_EQ(keys(EVP_CIPHER_gettable_ctx_params(h.get())),
                   keys(EVP_CIPHER_gettable_ctx_params(d.get())));
-        EXPECT_EQ(keys(EVP_CIPHER_settable_ctx_params(h.get())),
-                  keys(EVP_CIPHER_settable_ctx_params(d.get())));
+        if (openssl_at_least(4, 0)) {
+            // 4.0's default provider declares only "keylen" settable for key
+            // wrap; hwcipher keeps the list of 3.0-3.6 (whose entries it
+            // accepts), one list for every release it builds against.
+            EXPECT_EQ(keys(EVP_CIPHER_settable_ctx_params(d.get())),
+                      std::set<std::string>{OSSL_CIPHER_PARAM_KEYLEN});
+        } else {
+            EXPECT_EQ(keys(EVP_CIPHER_settable_ctx_params(h.get())),
+                      keys(EVP_CIPHER_settable_ctx_params(d.get())));
+        }
         // Context parameters after a custom-IV init read the same.
         const Bytes key = random_bytes(static_cast<size_t>(EVP_CIPHER_get_key_length(d.get())));
         const Bytes iv = random_bytes(static_cast<size_t>(EVP_CIPHER_get_iv_length(d.get())));
