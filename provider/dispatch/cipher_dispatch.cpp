@@ -6,7 +6,7 @@
 // the catalogue. Everything that takes a context is shared: one thunk per
 // entry point forwards to the CipherCtx virtuals. Thunks are the C boundary:
 // no exception crosses it.
-#include "provider/dispatch/cipher_dispatch.h"
+#include "provider/dispatch/dispatch.h"
 #include "provider/dispatch/thunks.h"
 
 #include <openssl/core_dispatch.h>

@@ -2,7 +2,7 @@
 // OSSL_OP_MAC dispatch tables generated per MAC, like cipher_dispatch.cpp:
 // shared thunks for everything that takes a context, one instantiation per
 // MAC for the context-free entry points. No exception crosses the C boundary.
-#include "provider/dispatch/mac_dispatch.h"
+#include "provider/dispatch/dispatch.h"
 #include "provider/dispatch/thunks.h"
 
 #include <openssl/core_dispatch.h>

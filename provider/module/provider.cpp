@@ -15,15 +15,13 @@
 
 #include "cores/cpu.h"
 #include "cores/registry.h"
-#include "provider/dispatch/cipher_dispatch.h"
-#include "provider/dispatch/mac_dispatch.h"
+#include "provider/dispatch/dispatch.h"
 #include "provider/dispatch/thunks.h"
 #include "provider/modes/cipher_ctx.h"
 #include "provider/module/catalogue.h"
 #include "provider/module/errors.h"
 #include "provider/module/provider.h"
 #include "provider/module/trace.h"
-#include "provider/module/upcalls.h"
 #include "provider/params/param_table.h"
 
 #include "hwcipher_build_id.h" // generated: HWCIPHER_VERSION_STR, _GIT_COMMIT, _OPENSSL_HEADERS
