@@ -32,9 +32,7 @@ template <size_t I>
 struct Mac {
     static void* newctx(void* provctx) noexcept {
         try {
-            const MacOps& ops = *kMacs[I];
-            if (ops.create == nullptr) return nullptr;
-            if (MacCtx* ctx = ops.create(static_cast<const ProvCtx*>(provctx))) return ctx;
+            if (MacCtx* ctx = kMacs[I]->create(static_cast<const ProvCtx*>(provctx))) return ctx;
         } catch (...) {
         }
         out_of_memory(static_cast<const ProvCtx*>(provctx), "a MAC context");

@@ -36,7 +36,7 @@ protected:
 
 struct MacOps {
     const char* names;                                  // "CMAC", "GMAC:1.0.9797.3.4"
-    MacCtx* (*create)(const ProvCtx* prov);             // nullptr: not implemented yet
+    MacCtx* (*create)(const ProvCtx* prov);
     ParamSpan<const MacOps, OSSL_PARAM> params;         // algorithm-level (no context)
     const OSSL_PARAM* gettable_ctx_params;
     const OSSL_PARAM* settable_ctx_params;
