@@ -46,7 +46,7 @@ template <class Ctx> void* dupctx(void* vctx) noexcept {
         if (Ctx* copy = from->clone()) return copy;
     } catch (...) {
     }
-    out_of_memory(from->created_prov(), "copying a context");
+    out_of_memory(from->prov(), "copying a context");
     return nullptr;
 }
 

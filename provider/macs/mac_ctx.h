@@ -26,7 +26,7 @@ public:
     virtual int get_ctx_params(OSSL_PARAM params[]) = 0;
     virtual int set_ctx_params(const OSSL_PARAM params[]) = 0;
     // The provider that created it (errors go to its handle).
-    virtual const ProvCtx* created_prov() const = 0;
+    virtual const ProvCtx* prov() const = 0;
 
 protected:
     MacCtx() = default;

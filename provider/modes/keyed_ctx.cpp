@@ -2,6 +2,8 @@
 // The init sequence and key hygiene every cipher context shares.
 #include "provider/modes/keyed_ctx.h"
 
+#include <openssl/params.h>
+
 #include <cstring>
 
 #include "provider/module/errors.h"
@@ -10,7 +12,7 @@
 namespace hwc {
 
 KeyedCtx::KeyedCtx(const ProvCtx* prov, const AlgorithmRow& row)
-    : prov_(prov), row_(&row), core_(prov->cores.for_family(row.family)),
+    : CipherCtx(prov, row), core_(prov->cores.for_family(row.family)),
       ivlen_(mode_traits(row.mode).ivlen) {}
 
 KeyedCtx::~KeyedCtx() { wipe_all(ks_, iv_); }
@@ -59,6 +61,13 @@ bool KeyedCtx::schedule_key(const uint8_t* key, size_t keylen) {
 
 bool KeyedCtx::refused() const {
     return HWC_FAIL(prov_, kErrInvalidKeyLength, "core %s refused the key", core_->name);
+}
+
+bool KeyedCtx::set_switch(const OSSL_PARAM& p, bool& on) const {
+    unsigned int value;
+    if (!OSSL_PARAM_get_uint(&p, &value)) return HWC_FAIL(prov_, kErrInvalidParam, "%s", p.key);
+    on = value != 0;
+    return true;
 }
 
 bool KeyedCtx::no_key() const { return HWC_FAIL(prov_, kErrNoKeySet); }

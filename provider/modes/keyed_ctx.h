@@ -27,6 +27,11 @@ public:
     // keep_key(); the parameters otherwise. The first failure ends it.
     int init(bool encrypt, const uint8_t* key, size_t keylen, const uint8_t* iv, size_t ivlen,
              const OSSL_PARAM params[]) final;
+    // Nothing to finish: families whose every update is complete (XTS, key wrap).
+    int final(uint8_t*, size_t* outl, size_t) override {
+        *outl = 0;
+        return 1;
+    }
     int get_ctx_params(OSSL_PARAM params[]) final {
         return param_tables().gets.apply(*this, params) ? 1 : 0;
     }
@@ -35,7 +40,6 @@ public:
     }
 
     // ---- what the shared parameter rows read -----------------------------
-    const ProvCtx* prov() const { return prov_; }
     size_t key_len() const { return key_bytes(*row_); }
     size_t iv_length() const { return ivlen_; }
     // "iv" (updated = false) and "updated-iv"; nullptr when there is no IV
@@ -77,9 +81,9 @@ protected:
         return have >= need || short_output(need, have);
     }
     bool refused() const; // the core refused the key
+    // An on/off parameter ("padding", "use-bits", "speed"): non-zero is on.
+    bool set_switch(const OSSL_PARAM& p, bool& on) const;
 
-    const ProvCtx* prov_;
-    const AlgorithmRow* row_;
     const BlockCore* core_;
     bool params_first_ = false; // init takes "params" before the IV (CCM, OCB:
                                 // an "ivlen" given with the IV applies to it)

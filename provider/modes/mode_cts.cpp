@@ -31,10 +31,6 @@ public:
 
     int update(uint8_t* out, size_t* outl, size_t outsize, const uint8_t* in,
                size_t inl) override;
-    int final(uint8_t*, size_t* outl, size_t) override {
-        *outl = 0;
-        return ready() ? 1 : 0;
-    }
     bool get_cts_mode(OSSL_PARAM& p);
     bool set_cts_mode(const OSSL_PARAM& p);
 

@@ -57,10 +57,6 @@ public:
 
     int update(uint8_t* out, size_t* outl, size_t outsize, const uint8_t* in,
                size_t inl) override;
-    int final(uint8_t*, size_t* outl, size_t) override {
-        *outl = 0;
-        return 1;
-    }
 
 private:
     const uint8_t* icv() const { return iv_set_ ? iv_ : pad_ ? kKwpDefaultIv : kKwDefaultIv; }
