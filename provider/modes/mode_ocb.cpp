@@ -237,32 +237,20 @@ int OcbCtx::update(uint8_t* out, size_t* outl, size_t outsize, const uint8_t* in
     if (!ready()) return 0;
     if (inl == 0) return 1;
     const bool aad = out == nullptr;
-    uint8_t* buf = aad ? aad_buf_ : data_buf_;
-    size_t& held = aad ? aad_len_ : data_len_;
-    const size_t produced = (held + inl) / kBlockSize * kBlockSize;
-    if (!aad && outsize < produced)
+    const size_t produced = ((aad ? aad_len_ : data_len_) + inl) / kBlockSize * kBlockSize;
+    if (aad) {
+        feed_blocks(aad_buf_, aad_len_, in, inl, [&](const uint8_t* p, size_t n) {
+            hash_blocks(p, n);
+        });
+    } else if (outsize < produced) {
         return HWC_FAIL(prov_, kErrOutputBufferTooSmall, "need %zu bytes, have %zu", produced,
                         outsize);
-    if (held != 0) { // complete the held-back block first
-        const size_t take = inl < kBlockSize - held ? inl : kBlockSize - held;
-        std::memcpy(buf + held, in, take);
-        held += take;
-        in += take;
-        inl -= take;
-        if (held < kBlockSize) return 1;
-        if (aad) {
-            hash_blocks(buf, 1);
-        } else {
-            crypt_blocks(buf, out, 1);
-            out += kBlockSize;
-        }
-        held = 0;
+    } else {
+        feed_blocks(data_buf_, data_len_, in, inl, [&](const uint8_t* p, size_t n) {
+            crypt_blocks(p, out, n);
+            out += n * kBlockSize;
+        });
     }
-    const size_t whole = inl / kBlockSize;
-    if (aad) hash_blocks(in, whole);
-    else crypt_blocks(in, out, whole);
-    held = inl % kBlockSize;
-    std::memcpy(buf, in + whole * kBlockSize, held);
     *outl = produced;
     return 1;
 }
