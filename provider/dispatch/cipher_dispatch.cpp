@@ -28,24 +28,15 @@ using namespace thunks;
 
 CipherCtx* as_ctx(void* vctx) { return as<CipherCtx>(vctx); }
 
-// A successful init with a key is what HWCIPHER_TRACE records.
-int traced_init(void* vctx, bool encrypt, const unsigned char* key, int ok) noexcept {
-    if (ok == 1 && key != nullptr) trace_key_init(*as_ctx(vctx), encrypt);
+// encrypt_init and decrypt_init. A successful init with a key is what
+// HWCIPHER_TRACE records.
+template <bool Encrypt>
+int init(void* vctx, const unsigned char* key, size_t keylen, const unsigned char* iv,
+         size_t ivlen, const OSSL_PARAM params[]) noexcept {
+    const int ok =
+        guarded([&] { return as_ctx(vctx)->init(Encrypt, key, keylen, iv, ivlen, params); });
+    if (ok == 1 && key != nullptr) trace_key_init(*as_ctx(vctx), Encrypt);
     return ok;
-}
-
-int encrypt_init(void* vctx, const unsigned char* key, size_t keylen, const unsigned char* iv,
-                 size_t ivlen, const OSSL_PARAM params[]) noexcept {
-    return traced_init(vctx, true, key, guarded([&] {
-        return as_ctx(vctx)->init(true, key, keylen, iv, ivlen, params);
-    }));
-}
-
-int decrypt_init(void* vctx, const unsigned char* key, size_t keylen, const unsigned char* iv,
-                 size_t ivlen, const OSSL_PARAM params[]) noexcept {
-    return traced_init(vctx, false, key, guarded([&] {
-        return as_ctx(vctx)->init(false, key, keylen, iv, ivlen, params);
-    }));
 }
 
 int update(void* vctx, unsigned char* out, size_t* outl, size_t outsize, const unsigned char* in,
@@ -80,8 +71,8 @@ struct Row {
     // In the order of the function ids, but for the raw cipher.
     static inline const OSSL_DISPATCH table[] = {
         {OSSL_FUNC_CIPHER_NEWCTX, as_fn(&newctx)},
-        {OSSL_FUNC_CIPHER_ENCRYPT_INIT, as_fn(&encrypt_init)},
-        {OSSL_FUNC_CIPHER_DECRYPT_INIT, as_fn(&decrypt_init)},
+        {OSSL_FUNC_CIPHER_ENCRYPT_INIT, as_fn(&init<true>)},
+        {OSSL_FUNC_CIPHER_DECRYPT_INIT, as_fn(&init<false>)},
         {OSSL_FUNC_CIPHER_UPDATE, as_fn(&update)},
         {OSSL_FUNC_CIPHER_FINAL, as_fn(&final<CipherCtx>)},
         {OSSL_FUNC_CIPHER_FREECTX, as_fn(&freectx<CipherCtx>)},
