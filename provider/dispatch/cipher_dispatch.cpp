@@ -11,9 +11,6 @@
 
 #include <openssl/core_dispatch.h>
 
-#include <array>
-#include <utility>
-
 #include "provider/modes/cipher_ctx.h"
 #include "provider/module/catalogue.h"
 #include "provider/module/errors.h"
@@ -26,27 +23,25 @@ namespace {
 
 using namespace thunks;
 
-CipherCtx* as_ctx(void* vctx) { return as<CipherCtx>(vctx); }
-
 // encrypt_init and decrypt_init. A successful init with a key is what
 // HWCIPHER_TRACE records.
 template <bool Encrypt>
 int init(void* vctx, const unsigned char* key, size_t keylen, const unsigned char* iv,
          size_t ivlen, const OSSL_PARAM params[]) noexcept {
-    const int ok =
-        guarded([&] { return as_ctx(vctx)->init(Encrypt, key, keylen, iv, ivlen, params); });
-    if (ok == 1 && key != nullptr) trace_key_init(*as_ctx(vctx), Encrypt);
+    CipherCtx* ctx = as<CipherCtx>(vctx);
+    const int ok = guarded([&] { return ctx->init(Encrypt, key, keylen, iv, ivlen, params); });
+    if (ok == 1 && key != nullptr) trace_key_init(*ctx, Encrypt);
     return ok;
 }
 
 int update(void* vctx, unsigned char* out, size_t* outl, size_t outsize, const unsigned char* in,
            size_t inl) noexcept {
-    return guarded([&] { return as_ctx(vctx)->update(out, outl, outsize, in, inl); });
+    return guarded([&] { return as<CipherCtx>(vctx)->update(out, outl, outsize, in, inl); });
 }
 
 int cipher(void* vctx, unsigned char* out, size_t* outl, size_t outsize, const unsigned char* in,
            size_t inl) noexcept {
-    return guarded([&] { return as_ctx(vctx)->cipher(out, outl, outsize, in, inl); });
+    return guarded([&] { return as<CipherCtx>(vctx)->cipher(out, outl, outsize, in, inl); });
 }
 
 const OSSL_PARAM* gettable_params(void*) noexcept { return algorithm_gettable_params(); }
@@ -91,12 +86,7 @@ struct Row {
     };
 };
 
-template <size_t... I>
-constexpr std::array<const OSSL_DISPATCH*, sizeof...(I)> make_tables(std::index_sequence<I...>) {
-    return {Row<I>::table...};
-}
-
-const auto kTables = make_tables(std::make_index_sequence<kCatalogueSize>{});
+const auto kTables = tables<Row>(std::make_index_sequence<kCatalogueSize>{});
 
 } // namespace
 

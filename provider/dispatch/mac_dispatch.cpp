@@ -7,9 +7,6 @@
 
 #include <openssl/core_dispatch.h>
 
-#include <array>
-#include <utility>
-
 #include "provider/module/provider.h"
 
 namespace hwc {
@@ -18,14 +15,12 @@ namespace {
 
 using namespace thunks;
 
-MacCtx* as_mac(void* vctx) { return as<MacCtx>(vctx); }
-
 int init(void* vctx, const unsigned char* key, size_t keylen, const OSSL_PARAM params[]) noexcept {
-    return guarded([&] { return as_mac(vctx)->init(key, keylen, params); });
+    return guarded([&] { return as<MacCtx>(vctx)->init(key, keylen, params); });
 }
 
 int update(void* vctx, const unsigned char* in, size_t inl) noexcept {
-    return guarded([&] { return as_mac(vctx)->update(in, inl); });
+    return guarded([&] { return as<MacCtx>(vctx)->update(in, inl); });
 }
 
 template <size_t I>
@@ -67,12 +62,7 @@ struct Mac {
     };
 };
 
-template <size_t... I>
-std::array<const OSSL_DISPATCH*, sizeof...(I)> make_tables(std::index_sequence<I...>) {
-    return {Mac<I>::table...};
-}
-
-const auto kTables = make_tables(std::make_index_sequence<kMacCount>{});
+const auto kTables = tables<Mac>(std::make_index_sequence<kMacCount>{});
 
 } // namespace
 

@@ -6,7 +6,9 @@
 
 #include <openssl/core.h>
 
+#include <array>
 #include <cstddef>
+#include <utility>
 
 namespace hwc {
 struct ProvCtx;
@@ -35,6 +37,12 @@ void (*as_fn(Fn* f))(void) {
 }
 
 template <class Ctx> Ctx* as(void* vctx) { return static_cast<Ctx*>(vctx); }
+
+// The tables T<I>::table of a generated family (Row<I>, Mac<I>).
+template <template <size_t> class T, size_t... I>
+std::array<const OSSL_DISPATCH*, sizeof...(I)> tables(std::index_sequence<I...>) {
+    return {T<I>::table...};
+}
 
 template <class Ctx> void freectx(void* vctx) noexcept { delete as<Ctx>(vctx); }
 
