@@ -70,19 +70,6 @@ protected:
     bool iv_generated_ = false;
 };
 
-// The AEAD tag length (AeadCtx::tag_length()).
-inline constexpr CipherGetter kTagLenGet{OSSL_CIPHER_PARAM_AEAD_TAGLEN, kSizeT,
-                                         cipher_rows::answer<&AeadCtx::tag_length>};
-
-// The nonce-based AEADs (CCM, OCB, GCM): the nonce is both "iv" and
-// "updated-iv"; "no iv set" before there is one, "invalid iv length" when
-// the caller's buffer does not fit it.
-inline constexpr std::array kAeadGets{
-    kTagLenGet,
-    CipherGetter{OSSL_CIPHER_PARAM_IV, kOctets, &cipher_rows::get_nonce},
-    CipherGetter{OSSL_CIPHER_PARAM_UPDATED_IV, kOctets, &cipher_rows::get_updated_nonce},
-};
-
 // A nonce-based AEAD family F's own rows: "tag" answered by F::get_tag,
 // "tag" and "ivlen" accepted by F::set_tag and F::set_ivlen.
 template <class F>
@@ -95,7 +82,7 @@ inline constexpr std::array kTagSets{
 
 // The default provider's TLS rows for CCM and GCM.
 inline constexpr std::array kTlsAeadGets{
-    CipherGetter{OSSL_CIPHER_PARAM_AEAD_TLS1_AAD_PAD, kSizeT, cipher_rows::answer<&TlsAeadCtx::tls_aad_pad>},
+    CipherGetter{OSSL_CIPHER_PARAM_AEAD_TLS1_AAD_PAD, kSizeT, &cipher_rows::get_tls_aad_pad},
     CipherGetter{OSSL_CIPHER_PARAM_AEAD_TLS1_GET_IV_GEN, kOctets,
                  member<&TlsAeadCtx::get_tls_iv_gen>},
     CipherGetter{kParamIvGenerated, kUint, member<&TlsAeadCtx::get_iv_generated>},

@@ -4,6 +4,7 @@
 
 #include <openssl/params.h>
 
+#include "provider/modes/aead_ctx.h"
 #include "provider/module/errors.h"
 
 namespace hwc::cipher_rows {
@@ -15,6 +16,14 @@ namespace {
 bool set_octets(OSSL_PARAM& p, const uint8_t* data, size_t len) {
     if (p.data_type == OSSL_PARAM_OCTET_PTR) return OSSL_PARAM_set_octet_ptr(&p, data, len) == 1;
     return OSSL_PARAM_set_octet_string(&p, data, len) == 1;
+}
+
+bool size_answer(KeyedCtx& c, OSSL_PARAM& p, size_t value, const char* what) {
+    return OSSL_PARAM_set_size_t(&p, value) || HWC_FAIL(c.prov(), kErrInvalidParam, "%s", what);
+}
+
+bool uint_answer(KeyedCtx& c, OSSL_PARAM& p, unsigned value, const char* what) {
+    return OSSL_PARAM_set_uint(&p, value) || HWC_FAIL(c.prov(), kErrInvalidParam, "%s", what);
 }
 
 bool iv_answer(KeyedCtx& c, OSSL_PARAM& p, bool updated) {
@@ -31,12 +40,10 @@ bool nonce_answer(KeyedCtx& c, OSSL_PARAM& p, bool updated) {
 
 } // namespace
 
-bool answer_value(KeyedCtx& c, OSSL_PARAM& p, size_t value) {
-    return OSSL_PARAM_set_size_t(&p, value) || HWC_FAIL(c.prov(), kErrInvalidParam, "%s", p.key);
-}
-bool answer_value(KeyedCtx& c, OSSL_PARAM& p, unsigned value) {
-    return OSSL_PARAM_set_uint(&p, value) || HWC_FAIL(c.prov(), kErrInvalidParam, "%s", p.key);
-}
+bool get_keylen(KeyedCtx& c, OSSL_PARAM& p) { return size_answer(c, p, c.key_len(), "keylen"); }
+bool get_ivlen(KeyedCtx& c, OSSL_PARAM& p) { return size_answer(c, p, c.iv_length(), "ivlen"); }
+bool get_padding(KeyedCtx& c, OSSL_PARAM& p) { return uint_answer(c, p, c.padding(), "padding"); }
+bool get_num(KeyedCtx& c, OSSL_PARAM& p) { return uint_answer(c, p, c.num(), "num"); }
 bool get_iv(KeyedCtx& c, OSSL_PARAM& p) { return iv_answer(c, p, false); }
 bool get_updated_iv(KeyedCtx& c, OSSL_PARAM& p) { return iv_answer(c, p, true); }
 bool get_nonce(KeyedCtx& c, OSSL_PARAM& p) { return nonce_answer(c, p, false); }
@@ -49,6 +56,14 @@ bool get_tls_mac(KeyedCtx& c, OSSL_PARAM& p) {
     const bool ok = mac != nullptr ? set_octets(p, mac, c.tls_mac_size())
                                    : OSSL_PARAM_set_octet_ptr(&p, nullptr, c.tls_mac_size()) == 1;
     return ok || HWC_FAIL(c.prov(), kErrInvalidParam, "tls-mac");
+}
+
+bool get_taglen(KeyedCtx& c, OSSL_PARAM& p) {
+    return size_answer(c, p, static_cast<AeadCtx&>(c).tag_length(), "taglen");
+}
+
+bool get_tls_aad_pad(KeyedCtx& c, OSSL_PARAM& p) {
+    return size_answer(c, p, static_cast<TlsAeadCtx&>(c).tls_aad_pad(), "tlsaadpad");
 }
 
 bool check_keylen(KeyedCtx& c, const OSSL_PARAM& p) {
