@@ -88,16 +88,20 @@ struct ParamSpan {
     bool apply(Ctx& ctx, P* params) const {
         if (params == nullptr || params->key == nullptr) return true;
         if (params[1].key == nullptr) { // one entry, as EVP mostly asks: no order to keep
-            const size_t i = index_of(params->key);
-            return i == count || rows[i].handle == nullptr || rows[i].handle(ctx, *params);
+            const Param<Ctx, P>* r = find(params->key);
+            return r == nullptr || r->handle == nullptr || r->handle(ctx, *params);
         }
         P* found[kMaxParamRows];
         uint32_t seen = 0;
         for (P* p = params; p->key != nullptr; ++p) {
-            const size_t i = index_of(p->key);
-            if (i < count && (seen >> i & 1) == 0) {
-                found[i] = p;
-                seen |= uint32_t{1} << i;
+            const char c = p->key[0];
+            for (size_t i = 0; i < count; ++i) {
+                if (rows[i].first != c || !param_key_is(p->key + 1, rows[i].key + 1)) continue;
+                if ((seen >> i & 1) == 0) {
+                    found[i] = p;
+                    seen |= uint32_t{1} << i;
+                }
+                break;
             }
         }
         for (; seen != 0; seen &= seen - 1) {
@@ -107,11 +111,10 @@ struct ParamSpan {
         return true;
     }
 
-    // The row with `key`; `count` when there is none.
-    size_t index_of(const char* key) const {
+    const Param<Ctx, P>* find(const char* key) const {
         for (size_t i = 0; i < count; ++i)
-            if (rows[i].first == key[0] && param_key_is(key + 1, rows[i].key + 1)) return i;
-        return count;
+            if (rows[i].first == key[0] && param_key_is(key + 1, rows[i].key + 1)) return &rows[i];
+        return nullptr;
     }
 };
 
