@@ -16,20 +16,33 @@ const OSSL_ITEM kReasonStrings[] = {
     {0, nullptr},
 };
 
-void raise_error(const OSSL_CORE_HANDLE* handle, const char* file, int line, const char* where,
-                 int reason, const char* fmt, ...) {
+namespace {
+
+void raise_v(const OSSL_CORE_HANDLE* handle, const char* file, int line, const char* where,
+             int reason, const char* fmt, va_list ap) {
     const Upcalls& up = upcalls();
     if (handle == nullptr || up.new_error == nullptr || up.vset_error == nullptr) return;
     up.new_error(handle);
     if (up.set_error_debug != nullptr) up.set_error_debug(handle, file, line, where);
+    up.vset_error(handle, static_cast<uint32_t>(reason), fmt, ap);
+}
+
+} // namespace
+
+void raise_error(const ProvCtx* prov, const char* file, int line, const char* where, int reason,
+                 const char* fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
-    up.vset_error(handle, static_cast<uint32_t>(reason), fmt, ap);
+    raise_v(prov != nullptr ? prov->handle : nullptr, file, line, where, reason, fmt, ap);
     va_end(ap);
 }
 
-const OSSL_CORE_HANDLE* error_handle(const ProvCtx* prov) {
-    return prov != nullptr ? prov->handle : nullptr;
+void raise_error(const OSSL_CORE_HANDLE* handle, const char* file, int line, const char* where,
+                 int reason, const char* fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    raise_v(handle, file, line, where, reason, fmt, ap);
+    va_end(ap);
 }
 
 namespace thunks {

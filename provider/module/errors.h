@@ -57,19 +57,18 @@ extern const OSSL_ITEM kReasonStrings[];
 
 struct ProvCtx;
 
-// Raise `reason` with an optional printf-style detail through `handle` (a
-// ProvCtx's, or the core's before a provider context exists). `where` is
-// the function name shown by ERR_print_errors.
+// Raise `reason` with an optional printf-style detail. `where` is the
+// function name shown by ERR_print_errors.
+void raise_error(const ProvCtx* prov, const char* file, int line, const char* where, int reason,
+                 const char* fmt = nullptr, ...);
+// The same before a provider context exists (OSSL_provider_init).
 void raise_error(const OSSL_CORE_HANDLE* handle, const char* file, int line, const char* where,
                  int reason, const char* fmt = nullptr, ...);
-const OSSL_CORE_HANDLE* error_handle(const ProvCtx* prov);
-inline const OSSL_CORE_HANDLE* error_handle(const OSSL_CORE_HANDLE* handle) { return handle; }
 
 } // namespace hwc
 
 #define HWC_RAISE(prov, reason, ...) \
-    ::hwc::raise_error(::hwc::error_handle(prov), __FILE__, __LINE__, __func__, (reason), \
-                       ##__VA_ARGS__)
+    ::hwc::raise_error((prov), __FILE__, __LINE__, __func__, (reason), ##__VA_ARGS__)
 
 // HWC_RAISE as an expression that is false: `return HWC_FAIL(prov_, reason);`
 // in a function returning bool or int (0), `ok || HWC_FAIL(...)` in a check.
