@@ -26,7 +26,7 @@ public:
     }
 
     // Rows (kClassicSets).
-    bool set_padding(const OSSL_PARAM& p) { return set_switch(p, padding_); }
+    bool set_padding(const OSSL_PARAM& p) { return set_switch(p, padding_, "padding"); }
     bool set_num(const OSSL_PARAM& p);
     bool set_tls_version(const OSSL_PARAM& p);
     bool set_tls_mac_size(const OSSL_PARAM& p);

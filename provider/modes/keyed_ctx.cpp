@@ -2,8 +2,6 @@
 // The init sequence and key hygiene every cipher context shares.
 #include "provider/modes/keyed_ctx.h"
 
-#include <openssl/params.h>
-
 #include <cstring>
 
 #include "provider/module/errors.h"
@@ -63,15 +61,11 @@ bool KeyedCtx::refused() const {
     return HWC_FAIL(prov_, kErrInvalidKeyLength, "core %s refused the key", core_->name);
 }
 
-bool KeyedCtx::set_switch(const OSSL_PARAM& p, bool& on) const {
-    unsigned int value;
-    if (!OSSL_PARAM_get_uint(&p, &value)) return HWC_FAIL(prov_, kErrInvalidParam, "%s", p.key);
-    on = value != 0;
-    return true;
-}
-
 bool KeyedCtx::no_key() const { return HWC_FAIL(prov_, kErrNoKeySet); }
 bool KeyedCtx::no_iv() const { return HWC_FAIL(prov_, kErrNoIvSet); }
+bool KeyedCtx::bad_switch(const char* name) const {
+    return HWC_FAIL(prov_, kErrInvalidParam, "%s", name);
+}
 bool KeyedCtx::short_output(size_t need, size_t have) const {
     return HWC_FAIL(prov_, kErrOutputBufferTooSmall, "need %zu bytes, have %zu", need, have);
 }

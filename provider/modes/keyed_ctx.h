@@ -81,8 +81,14 @@ protected:
         return have >= need || short_output(need, have);
     }
     bool refused() const; // the core refused the key
-    // An on/off parameter ("padding", "use-bits", "speed"): non-zero is on.
-    bool set_switch(const OSSL_PARAM& p, bool& on) const;
+    // An on/off parameter `name` ("padding", "use-bits", "speed"): non-zero
+    // is on. Inline: EVP sets "padding" at every init.
+    bool set_switch(const OSSL_PARAM& p, bool& on, const char* name) const {
+        unsigned int value;
+        if (!OSSL_PARAM_get_uint(&p, &value)) return bad_switch(name);
+        on = value != 0;
+        return true;
+    }
 
     const BlockCore* core_;
     bool params_first_ = false; // init takes "params" before the IV (CCM, OCB:
@@ -99,6 +105,7 @@ private:
     [[gnu::cold]] bool no_key() const;
     [[gnu::cold]] bool no_iv() const;
     [[gnu::cold]] bool short_output(size_t need, size_t have) const;
+    [[gnu::cold]] bool bad_switch(const char* name) const;
 };
 
 // Rows and tables of the cipher families.

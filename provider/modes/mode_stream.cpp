@@ -30,7 +30,7 @@ public:
 
     int update(uint8_t* out, size_t* outl, size_t outsize, const uint8_t* in,
                size_t inl) override;
-    bool set_use_bits(const OSSL_PARAM& p) { return set_switch(p, use_bits_); }
+    bool set_use_bits(const OSSL_PARAM& p) { return set_switch(p, use_bits_, "use-bits"); }
 
 private:
     void reset_stream() override { wipe(keystream_, sizeof keystream_); }
