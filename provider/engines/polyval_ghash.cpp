@@ -65,7 +65,22 @@ void Polyval::blocks(const uint8_t* in, size_t nblocks) {
 
 void Polyval::absorb(const uint8_t* in, size_t len) {
     if (len == 0) return;
-    feed_blocks(buf_, n_, in, len, [this](const uint8_t* p, size_t n) { blocks(p, n); });
+    if (n_ != 0) {
+        const size_t take = len < 16 - n_ ? len : 16 - n_;
+        std::memcpy(buf_ + n_, in, take);
+        n_ += take;
+        in += take;
+        len -= take;
+        if (n_ < 16) return;
+        blocks(buf_, 1);
+        n_ = 0;
+    }
+    const size_t whole = len / 16;
+    blocks(in, whole);
+    in += whole * 16;
+    len -= whole * 16;
+    std::memcpy(buf_, in, len);
+    n_ = len;
 }
 
 void Polyval::pad() {
