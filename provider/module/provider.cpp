@@ -134,17 +134,21 @@ void choose_strict_iv(ProvCtx& p, const OSSL_CORE_HANDLE* handle) {
 }
 
 void build_algorithm_table(ProvCtx& p) {
+    p.properties.resize(kCatalogueSize);
     p.descriptions.resize(kCatalogueSize);
+    p.ciphers.clear();
     for (size_t i = 0; i < kCatalogueSize; ++i) {
         const AlgorithmRow& row = kCatalogue[i];
         const BlockCore* core = p.cores.for_family(row.family);
+        p.properties[i] = std::string("provider=hwcipher,hwcipher.accel=") +
+                          (core->hardware ? "yes" : "no");
         p.descriptions[i] = std::string(primary_name(row)) + " (" + core->name + " core)";
-        p.ciphers.push_back({row.names,
-                             core->hardware ? "provider=hwcipher,hwcipher.accel=yes"
-                                            : "provider=hwcipher,hwcipher.accel=no",
-                             cipher_dispatch(i), p.descriptions[i].c_str()});
+        p.ciphers.push_back({row.names, p.properties[i].c_str(), cipher_dispatch(i),
+                             p.descriptions[i].c_str()});
     }
     p.ciphers.push_back({nullptr, nullptr, nullptr, nullptr});
+
+    p.macs.clear();
     for (size_t i = 0; i < kMacCount; ++i)
         p.macs.push_back({kMacs[i]->names, "provider=hwcipher", mac_dispatch(i), nullptr});
     p.macs.push_back({nullptr, nullptr, nullptr, nullptr});

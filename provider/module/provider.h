@@ -38,7 +38,8 @@ struct ProvCtx {
     // HWCIPHER_CORES / `cores =` (the automatic selection is kept), an
     // unwritable HWCIPHER_TRACE. Empty when there is none.
     std::string config_errors;
-    std::vector<std::string> descriptions;   // per catalogue row, kept alive for `ciphers`
+    std::vector<std::string> properties;     // per catalogue row, kept alive for `ciphers`
+    std::vector<std::string> descriptions;   // per catalogue row
     std::vector<OSSL_ALGORITHM> ciphers;     // nullptr-terminated OSSL_OP_CIPHER table
     std::vector<OSSL_ALGORITHM> macs;        // nullptr-terminated OSSL_OP_MAC table
     // Cipher contexts created so far ("hwcipher-contexts"): a debugging aid
