@@ -9,7 +9,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 
 #include "cores/wipe.h"
 #include "provider/module/catalogue.h"
@@ -78,28 +77,6 @@ inline void wipe(void* p, size_t n) { secure_wipe(p, n); }
 template <class... T>
 void wipe_all(T&... objects) {
     (wipe(&objects, sizeof objects), ...);
-}
-
-// Streams `len` bytes through `buf`, a block of which `held` bytes are
-// filled: whole blocks go to blocks(p, n), the completed `buf` first, and
-// what is left waits in `buf`.
-template <class F>
-void feed_blocks(uint8_t (&buf)[kBlockSize], size_t& held, const uint8_t* in, size_t len,
-                 F&& blocks) {
-    if (held != 0) {
-        const size_t take = len < kBlockSize - held ? len : kBlockSize - held;
-        std::memcpy(buf + held, in, take);
-        held += take;
-        in += take;
-        len -= take;
-        if (held < kBlockSize) return;
-        blocks(buf, 1);
-        held = 0;
-    }
-    const size_t whole = len / kBlockSize;
-    if (whole != 0) blocks(in, whole);
-    held = len % kBlockSize;
-    std::memcpy(buf, in + whole * kBlockSize, held);
 }
 
 } // namespace hwc

@@ -43,6 +43,28 @@ inline void xor16(uint8_t* out, const uint8_t* a, const uint8_t* b) {
     for (size_t i = 0; i < kBlockSize; ++i) out[i] = static_cast<uint8_t>(a[i] ^ b[i]);
 }
 
+// Streams `len` bytes through `buf`, a block of which `held` bytes are
+// filled: whole blocks go to blocks(p, n), the completed `buf` first, and
+// what is left waits in `buf`.
+template <class F>
+void feed_blocks(uint8_t (&buf)[kBlockSize], size_t& held, const uint8_t* in, size_t len,
+                 F&& blocks) {
+    if (held != 0) {
+        const size_t take = len < kBlockSize - held ? len : kBlockSize - held;
+        std::memcpy(buf + held, in, take);
+        held += take;
+        in += take;
+        len -= take;
+        if (held < kBlockSize) return;
+        blocks(buf, 1);
+        held = 0;
+    }
+    const size_t whole = len / kBlockSize;
+    if (whole != 0) blocks(in, whole);
+    held = len % kBlockSize;
+    std::memcpy(buf, in + whole * kBlockSize, held);
+}
+
 // Multiplication by x in GF(2^128), big-endian bit order, without branches.
 void dbl(uint8_t out[kBlockSize], const uint8_t in[kBlockSize]) {
     const uint8_t carry = static_cast<uint8_t>(0 - (in[0] >> 7));
