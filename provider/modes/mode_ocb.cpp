@@ -43,28 +43,6 @@ inline void xor16(uint8_t* out, const uint8_t* a, const uint8_t* b) {
     for (size_t i = 0; i < kBlockSize; ++i) out[i] = static_cast<uint8_t>(a[i] ^ b[i]);
 }
 
-// Streams `len` bytes through `buf`, a block of which `held` bytes are
-// filled: whole blocks go to blocks(p, n), the completed `buf` first, and
-// what is left waits in `buf`.
-template <class F>
-void feed_blocks(uint8_t (&buf)[kBlockSize], size_t& held, const uint8_t* in, size_t len,
-                 F&& blocks) {
-    if (held != 0) {
-        const size_t take = len < kBlockSize - held ? len : kBlockSize - held;
-        std::memcpy(buf + held, in, take);
-        held += take;
-        in += take;
-        len -= take;
-        if (held < kBlockSize) return;
-        blocks(buf, 1);
-        held = 0;
-    }
-    const size_t whole = len / kBlockSize;
-    if (whole != 0) blocks(in, whole);
-    held = len % kBlockSize;
-    std::memcpy(buf, in + whole * kBlockSize, held);
-}
-
 // Multiplication by x in GF(2^128), big-endian bit order, without branches.
 void dbl(uint8_t out[kBlockSize], const uint8_t in[kBlockSize]) {
     const uint8_t carry = static_cast<uint8_t>(0 - (in[0] >> 7));
@@ -259,20 +237,32 @@ int OcbCtx::update(uint8_t* out, size_t* outl, size_t outsize, const uint8_t* in
     if (!ready()) return 0;
     if (inl == 0) return 1;
     const bool aad = out == nullptr;
-    const size_t produced = ((aad ? aad_len_ : data_len_) + inl) / kBlockSize * kBlockSize;
-    if (aad) {
-        feed_blocks(aad_buf_, aad_len_, in, inl, [&](const uint8_t* p, size_t n) {
-            hash_blocks(p, n);
-        });
-    } else if (outsize < produced) {
+    uint8_t* buf = aad ? aad_buf_ : data_buf_;
+    size_t& held = aad ? aad_len_ : data_len_;
+    const size_t produced = (held + inl) / kBlockSize * kBlockSize;
+    if (!aad && outsize < produced)
         return HWC_FAIL(prov_, kErrOutputBufferTooSmall, "need %zu bytes, have %zu", produced,
                         outsize);
-    } else {
-        feed_blocks(data_buf_, data_len_, in, inl, [&](const uint8_t* p, size_t n) {
-            crypt_blocks(p, out, n);
-            out += n * kBlockSize;
-        });
+    if (held != 0) { // complete the held-back block first
+        const size_t take = inl < kBlockSize - held ? inl : kBlockSize - held;
+        std::memcpy(buf + held, in, take);
+        held += take;
+        in += take;
+        inl -= take;
+        if (held < kBlockSize) return 1;
+        if (aad) {
+            hash_blocks(buf, 1);
+        } else {
+            crypt_blocks(buf, out, 1);
+            out += kBlockSize;
+        }
+        held = 0;
     }
+    const size_t whole = inl / kBlockSize;
+    if (aad) hash_blocks(in, whole);
+    else crypt_blocks(in, out, whole);
+    held = inl % kBlockSize;
+    std::memcpy(buf, in + whole * kBlockSize, held);
     *outl = produced;
     return 1;
 }
