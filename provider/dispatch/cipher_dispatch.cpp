@@ -6,13 +6,10 @@
 // the catalogue. Everything that takes a context is shared: one thunk per
 // entry point forwards to the CipherCtx virtuals. Thunks are the C boundary:
 // no exception crosses it.
-#include "provider/dispatch/cipher_dispatch.h"
+#include "provider/dispatch/dispatch.h"
 #include "provider/dispatch/thunks.h"
 
 #include <openssl/core_dispatch.h>
-
-#include <array>
-#include <utility>
 
 #include "provider/modes/cipher_ctx.h"
 #include "provider/module/catalogue.h"
@@ -26,36 +23,25 @@ namespace {
 
 using namespace thunks;
 
-CipherCtx* as_ctx(void* vctx) { return as<CipherCtx>(vctx); }
-
-// A successful init with a key is what HWCIPHER_TRACE records.
-int traced_init(void* vctx, bool encrypt, const unsigned char* key, int ok) noexcept {
-    if (ok == 1 && key != nullptr) trace_key_init(*as_ctx(vctx), encrypt);
+// encrypt_init and decrypt_init. A successful init with a key is what
+// HWCIPHER_TRACE records.
+template <bool Encrypt>
+int init(void* vctx, const unsigned char* key, size_t keylen, const unsigned char* iv,
+         size_t ivlen, const OSSL_PARAM params[]) noexcept {
+    CipherCtx* ctx = as<CipherCtx>(vctx);
+    const int ok = guarded([&] { return ctx->init(Encrypt, key, keylen, iv, ivlen, params); });
+    if (ok == 1 && key != nullptr) trace_key_init(*ctx, Encrypt);
     return ok;
-}
-
-int encrypt_init(void* vctx, const unsigned char* key, size_t keylen, const unsigned char* iv,
-                 size_t ivlen, const OSSL_PARAM params[]) noexcept {
-    return traced_init(vctx, true, key, guarded([&] {
-        return as_ctx(vctx)->init(true, key, keylen, iv, ivlen, params);
-    }));
-}
-
-int decrypt_init(void* vctx, const unsigned char* key, size_t keylen, const unsigned char* iv,
-                 size_t ivlen, const OSSL_PARAM params[]) noexcept {
-    return traced_init(vctx, false, key, guarded([&] {
-        return as_ctx(vctx)->init(false, key, keylen, iv, ivlen, params);
-    }));
 }
 
 int update(void* vctx, unsigned char* out, size_t* outl, size_t outsize, const unsigned char* in,
            size_t inl) noexcept {
-    return guarded([&] { return as_ctx(vctx)->update(out, outl, outsize, in, inl); });
+    return guarded([&] { return as<CipherCtx>(vctx)->update(out, outl, outsize, in, inl); });
 }
 
 int cipher(void* vctx, unsigned char* out, size_t* outl, size_t outsize, const unsigned char* in,
            size_t inl) noexcept {
-    return guarded([&] { return as_ctx(vctx)->cipher(out, outl, outsize, in, inl); });
+    return guarded([&] { return as<CipherCtx>(vctx)->cipher(out, outl, outsize, in, inl); });
 }
 
 const OSSL_PARAM* gettable_params(void*) noexcept { return algorithm_gettable_params(); }
@@ -80,8 +66,8 @@ struct Row {
     // In the order of the function ids, but for the raw cipher.
     static inline const OSSL_DISPATCH table[] = {
         {OSSL_FUNC_CIPHER_NEWCTX, as_fn(&newctx)},
-        {OSSL_FUNC_CIPHER_ENCRYPT_INIT, as_fn(&encrypt_init)},
-        {OSSL_FUNC_CIPHER_DECRYPT_INIT, as_fn(&decrypt_init)},
+        {OSSL_FUNC_CIPHER_ENCRYPT_INIT, as_fn(&init<true>)},
+        {OSSL_FUNC_CIPHER_DECRYPT_INIT, as_fn(&init<false>)},
         {OSSL_FUNC_CIPHER_UPDATE, as_fn(&update)},
         {OSSL_FUNC_CIPHER_FINAL, as_fn(&final<CipherCtx>)},
         {OSSL_FUNC_CIPHER_FREECTX, as_fn(&freectx<CipherCtx>)},
@@ -100,12 +86,7 @@ struct Row {
     };
 };
 
-template <size_t... I>
-constexpr std::array<const OSSL_DISPATCH*, sizeof...(I)> make_tables(std::index_sequence<I...>) {
-    return {Row<I>::table...};
-}
-
-const auto kTables = make_tables(std::make_index_sequence<kCatalogueSize>{});
+const auto kTables = tables<Row>(std::make_index_sequence<kCatalogueSize>{});
 
 } // namespace
 

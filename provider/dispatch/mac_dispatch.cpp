@@ -2,13 +2,10 @@
 // OSSL_OP_MAC dispatch tables generated per MAC, like cipher_dispatch.cpp:
 // shared thunks for everything that takes a context, one instantiation per
 // MAC for the context-free entry points. No exception crosses the C boundary.
-#include "provider/dispatch/mac_dispatch.h"
+#include "provider/dispatch/dispatch.h"
 #include "provider/dispatch/thunks.h"
 
 #include <openssl/core_dispatch.h>
-
-#include <array>
-#include <utility>
 
 #include "provider/module/provider.h"
 
@@ -18,23 +15,19 @@ namespace {
 
 using namespace thunks;
 
-MacCtx* as_mac(void* vctx) { return as<MacCtx>(vctx); }
-
 int init(void* vctx, const unsigned char* key, size_t keylen, const OSSL_PARAM params[]) noexcept {
-    return guarded([&] { return as_mac(vctx)->init(key, keylen, params); });
+    return guarded([&] { return as<MacCtx>(vctx)->init(key, keylen, params); });
 }
 
 int update(void* vctx, const unsigned char* in, size_t inl) noexcept {
-    return guarded([&] { return as_mac(vctx)->update(in, inl); });
+    return guarded([&] { return as<MacCtx>(vctx)->update(in, inl); });
 }
 
 template <size_t I>
 struct Mac {
     static void* newctx(void* provctx) noexcept {
         try {
-            const MacOps& ops = *kMacs[I];
-            if (ops.create == nullptr) return nullptr;
-            if (MacCtx* ctx = ops.create(static_cast<const ProvCtx*>(provctx))) return ctx;
+            if (MacCtx* ctx = kMacs[I]->create(static_cast<const ProvCtx*>(provctx))) return ctx;
         } catch (...) {
         }
         out_of_memory(static_cast<const ProvCtx*>(provctx), "a MAC context");
@@ -69,12 +62,7 @@ struct Mac {
     };
 };
 
-template <size_t... I>
-std::array<const OSSL_DISPATCH*, sizeof...(I)> make_tables(std::index_sequence<I...>) {
-    return {Mac<I>::table...};
-}
-
-const auto kTables = make_tables(std::make_index_sequence<kMacCount>{});
+const auto kTables = tables<Mac>(std::make_index_sequence<kMacCount>{});
 
 } // namespace
 

@@ -6,7 +6,9 @@
 
 #include <openssl/core.h>
 
+#include <array>
 #include <cstddef>
+#include <utility>
 
 namespace hwc {
 struct ProvCtx;
@@ -36,6 +38,12 @@ void (*as_fn(Fn* f))(void) {
 
 template <class Ctx> Ctx* as(void* vctx) { return static_cast<Ctx*>(vctx); }
 
+// The tables T<I>::table of a generated family (Row<I>, Mac<I>).
+template <template <size_t> class T, size_t... I>
+std::array<const OSSL_DISPATCH*, sizeof...(I)> tables(std::index_sequence<I...>) {
+    return {T<I>::table...};
+}
+
 template <class Ctx> void freectx(void* vctx) noexcept { delete as<Ctx>(vctx); }
 
 // A failed copy (clone() returns nullptr when an allocation fails) leaves
@@ -46,7 +54,7 @@ template <class Ctx> void* dupctx(void* vctx) noexcept {
         if (Ctx* copy = from->clone()) return copy;
     } catch (...) {
     }
-    out_of_memory(from->created_prov(), "copying a context");
+    out_of_memory(from->prov(), "copying a context");
     return nullptr;
 }
 

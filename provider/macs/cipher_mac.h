@@ -42,7 +42,7 @@ public:
     bool set_cipher(const OSSL_PARAM& p);
     bool set_key(const OSSL_PARAM& p);
 
-    const ProvCtx* created_prov() const final { return prov_; }
+    const ProvCtx* prov() const final { return prov_; }
 
 protected:
     // `mac`: "CMAC"; `mode`: the cipher mode it runs on, named `mode_name`.

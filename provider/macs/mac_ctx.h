@@ -26,7 +26,7 @@ public:
     virtual int get_ctx_params(OSSL_PARAM params[]) = 0;
     virtual int set_ctx_params(const OSSL_PARAM params[]) = 0;
     // The provider that created it (errors go to its handle).
-    virtual const ProvCtx* created_prov() const = 0;
+    virtual const ProvCtx* prov() const = 0;
 
 protected:
     MacCtx() = default;
@@ -36,7 +36,7 @@ protected:
 
 struct MacOps {
     const char* names;                                  // "CMAC", "GMAC:1.0.9797.3.4"
-    MacCtx* (*create)(const ProvCtx* prov);             // nullptr: not implemented yet
+    MacCtx* (*create)(const ProvCtx* prov);
     ParamSpan<const MacOps, OSSL_PARAM> params;         // algorithm-level (no context)
     const OSSL_PARAM* gettable_ctx_params;
     const OSSL_PARAM* settable_ctx_params;

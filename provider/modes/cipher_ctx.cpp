@@ -38,15 +38,9 @@ const ModeOps& mode_ops(Mode m) {
 }
 
 CipherCtx* CipherCtx::create(const ProvCtx* prov, const AlgorithmRow& row) {
-    const ModeOps& ops = mode_ops(row.mode);
-    CipherCtx* ctx = ops.create != nullptr ? ops.create(prov, row) : nullptr;
-    if (ctx != nullptr) {
-        prov->contexts_created.fetch_add(1, std::memory_order_relaxed);
-        ctx->created_prov_ = prov; // for HWCIPHER_TRACE
-        ctx->created_row_ = &row;
-    } else if (ops.create != nullptr) {
-        HWC_RAISE(prov, kErrOutOfMemory, "a %s context", row.names);
-    }
+    CipherCtx* ctx = mode_ops(row.mode).create(prov, row);
+    if (ctx == nullptr) HWC_RAISE(prov, kErrOutOfMemory, "a %s context", row.names);
+    else prov->contexts_created.fetch_add(1, std::memory_order_relaxed);
     return ctx;
 }
 

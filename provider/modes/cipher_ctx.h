@@ -40,19 +40,17 @@ public:
     virtual int get_ctx_params(OSSL_PARAM params[]) = 0;
     virtual int set_ctx_params(const OSSL_PARAM params[]) = 0;
 
-    // The provider and row this context was created for (set by create(),
-    // copied by clone()); HWCIPHER_TRACE reads them (provider/trace.h).
-    const ProvCtx* created_prov() const { return created_prov_; }
-    const AlgorithmRow* created_row() const { return created_row_; }
+    // The provider and the algorithm this context serves (errors, HWCIPHER_TRACE).
+    const ProvCtx* prov() const { return prov_; }
+    const AlgorithmRow& row() const { return *row_; }
 
 protected:
-    CipherCtx() = default;
+    CipherCtx(const ProvCtx* prov, const AlgorithmRow& row) : prov_(prov), row_(&row) {}
     CipherCtx(const CipherCtx&) = default;
     CipherCtx& operator=(const CipherCtx&) = delete;
 
-private:
-    const ProvCtx* created_prov_ = nullptr;
-    const AlgorithmRow* created_row_ = nullptr;
+    const ProvCtx* prov_;
+    const AlgorithmRow* row_;
 };
 
 // What a mode family contributes: a factory and its parameter lists.

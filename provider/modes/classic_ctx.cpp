@@ -13,21 +13,13 @@
 
 namespace hwc {
 
-namespace {
-
-// Modes whose running IV returns to the original IV on a re-init without a
-// new IV (what OpenSSL 3 does for CBC, CFB and OFB; CTR keeps its counter).
-bool resets_iv_on_reinit(Mode m) {
-    return m == Mode::cbc || m == Mode::cbc_cts || m == Mode::cfb || m == Mode::cfb1 ||
-           m == Mode::cfb8 || m == Mode::ofb;
-}
-
-} // namespace
-
 void ClassicCtx::restart() {
     num_ = 0;
     reset_stream();
-    if (iv_set_ && resets_iv_on_reinit(row_->mode)) std::memcpy(iv_, oiv_, kBlockSize);
+    // A re-init without a new IV returns the running IV to the original one,
+    // as OpenSSL 3 does for CBC, CFB and OFB; CTR keeps its counter (and ECB
+    // never has an IV set).
+    if (iv_set_ && row_->mode != Mode::ctr) std::memcpy(iv_, oiv_, kBlockSize);
 }
 
 // No IV given: iv_ and oiv_ are zero from construction, and iv_ runs on from
@@ -43,13 +35,6 @@ bool ClassicCtx::set_iv(const uint8_t* iv, size_t ivlen) {
     if (row_->mode == Mode::ecb) return true; // ECB takes no IV; EVP may pass one anyway
     if (!KeyedCtx::set_iv(iv, ivlen)) return false;
     std::memcpy(oiv_, iv_, kBlockSize);
-    return true;
-}
-
-bool ClassicCtx::set_padding(const OSSL_PARAM& p) {
-    unsigned int pad;
-    if (!OSSL_PARAM_get_uint(&p, &pad)) return HWC_FAIL(prov_, kErrInvalidParam, "padding");
-    padding_ = pad != 0;
     return true;
 }
 

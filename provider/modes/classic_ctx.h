@@ -19,9 +19,14 @@ public:
     unsigned padding() const override { return padding_ ? 1 : 0; }
     unsigned num() const override { return num_; }
     size_t tls_mac_size() const override { return tls_mac_size_; }
+    // Nothing is held back but by ECB and CBC (mode_block.cpp).
+    int final(uint8_t*, size_t* outl, size_t) override {
+        *outl = 0;
+        return ready() ? 1 : 0;
+    }
 
     // Rows (kClassicSets).
-    bool set_padding(const OSSL_PARAM& p);
+    bool set_padding(const OSSL_PARAM& p) { return set_switch(p, padding_, "padding"); }
     bool set_num(const OSSL_PARAM& p);
     bool set_tls_version(const OSSL_PARAM& p);
     bool set_tls_mac_size(const OSSL_PARAM& p);

@@ -10,7 +10,7 @@
 namespace hwc {
 
 KeyedCtx::KeyedCtx(const ProvCtx* prov, const AlgorithmRow& row)
-    : prov_(prov), row_(&row), core_(prov->cores.for_family(row.family)),
+    : CipherCtx(prov, row), core_(prov->cores.for_family(row.family)),
       ivlen_(mode_traits(row.mode).ivlen) {}
 
 KeyedCtx::~KeyedCtx() { wipe_all(ks_, iv_); }
@@ -63,6 +63,9 @@ bool KeyedCtx::refused() const {
 
 bool KeyedCtx::no_key() const { return HWC_FAIL(prov_, kErrNoKeySet); }
 bool KeyedCtx::no_iv() const { return HWC_FAIL(prov_, kErrNoIvSet); }
+bool KeyedCtx::bad_switch(const char* name) const {
+    return HWC_FAIL(prov_, kErrInvalidParam, "%s", name);
+}
 bool KeyedCtx::short_output(size_t need, size_t have) const {
     return HWC_FAIL(prov_, kErrOutputBufferTooSmall, "need %zu bytes, have %zu", need, have);
 }

@@ -27,6 +27,11 @@ public:
     // keep_key(); the parameters otherwise. The first failure ends it.
     int init(bool encrypt, const uint8_t* key, size_t keylen, const uint8_t* iv, size_t ivlen,
              const OSSL_PARAM params[]) final;
+    // Nothing to finish: families whose every update is complete (XTS, key wrap).
+    int final(uint8_t*, size_t* outl, size_t) override {
+        *outl = 0;
+        return 1;
+    }
     int get_ctx_params(OSSL_PARAM params[]) final {
         return param_tables().gets.apply(*this, params) ? 1 : 0;
     }
@@ -35,7 +40,6 @@ public:
     }
 
     // ---- what the shared parameter rows read -----------------------------
-    const ProvCtx* prov() const { return prov_; }
     size_t key_len() const { return key_bytes(*row_); }
     size_t iv_length() const { return ivlen_; }
     // "iv" (updated = false) and "updated-iv"; nullptr when there is no IV
@@ -77,9 +81,15 @@ protected:
         return have >= need || short_output(need, have);
     }
     bool refused() const; // the core refused the key
+    // An on/off parameter `name` ("padding", "use-bits", "speed"): non-zero
+    // is on. Inline: EVP sets "padding" at every init.
+    bool set_switch(const OSSL_PARAM& p, bool& on, const char* name) const {
+        unsigned int value;
+        if (!OSSL_PARAM_get_uint(&p, &value)) return bad_switch(name);
+        on = value != 0;
+        return true;
+    }
 
-    const ProvCtx* prov_;
-    const AlgorithmRow* row_;
     const BlockCore* core_;
     bool params_first_ = false; // init takes "params" before the IV (CCM, OCB:
                                 // an "ivlen" given with the IV applies to it)
@@ -95,6 +105,7 @@ private:
     [[gnu::cold]] bool no_key() const;
     [[gnu::cold]] bool no_iv() const;
     [[gnu::cold]] bool short_output(size_t need, size_t have) const;
+    [[gnu::cold]] bool bad_switch(const char* name) const;
 };
 
 // Rows and tables of the cipher families.

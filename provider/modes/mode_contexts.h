@@ -18,7 +18,4 @@ extern const ModeOps kGcmSivModeOps; // GCM-SIV           (mode_gcm_siv.cpp)
 extern const ModeOps kXtsModeOps;    // XTS               (mode_xts.cpp)
 extern const ModeOps kWrapModeOps;   // KW, KWP, -INV     (mode_wrap.cpp)
 
-// A mode family whose `create` is still nullptr is not implemented yet: its
-// catalogue rows are left out of the algorithm table.
-
 } // namespace hwc

@@ -24,6 +24,7 @@ namespace hwc {
 namespace {
 
 enum class CtsVariant { cs1, cs2, cs3 };
+constexpr const char* kVariantNames[] = {"CS1", "CS2", "CS3"}; // "cts_mode", by CtsVariant
 
 class CtsModeCtx final : public FamilyCtx<CtsModeCtx, ClassicCtx> {
 public:
@@ -31,10 +32,6 @@ public:
 
     int update(uint8_t* out, size_t* outl, size_t outsize, const uint8_t* in,
                size_t inl) override;
-    int final(uint8_t*, size_t* outl, size_t) override {
-        *outl = 0;
-        return ready() ? 1 : 0;
-    }
     bool get_cts_mode(OSSL_PARAM& p);
     bool set_cts_mode(const OSSL_PARAM& p);
 
@@ -153,10 +150,8 @@ void CtsModeCtx::decrypt(const uint8_t* in, uint8_t* out, size_t len) {
 }
 
 bool CtsModeCtx::get_cts_mode(OSSL_PARAM& p) {
-    const char* name = variant_ == CtsVariant::cs1   ? "CS1"
-                       : variant_ == CtsVariant::cs2 ? "CS2"
-                                                     : "CS3";
-    return OSSL_PARAM_set_utf8_string(&p, name) || HWC_FAIL(prov_, kErrInvalidParam, "cts_mode");
+    return OSSL_PARAM_set_utf8_string(&p, kVariantNames[static_cast<int>(variant_)]) ||
+           HWC_FAIL(prov_, kErrInvalidParam, "cts_mode");
 }
 
 bool CtsModeCtx::set_cts_mode(const OSSL_PARAM& p) {
@@ -164,12 +159,12 @@ bool CtsModeCtx::set_cts_mode(const OSSL_PARAM& p) {
     // A UTF-8 parameter with NULL data reads as a null pointer.
     if (!OSSL_PARAM_get_utf8_string_ptr(&p, &name) || name == nullptr)
         return HWC_FAIL(prov_, kErrInvalidCtsMode);
-    const std::string_view v(name);
-    if (v == "CS1") variant_ = CtsVariant::cs1;
-    else if (v == "CS2") variant_ = CtsVariant::cs2;
-    else if (v == "CS3") variant_ = CtsVariant::cs3;
-    else return HWC_FAIL(prov_, kErrInvalidCtsMode, "got '%s'", name);
-    return true;
+    for (int v = 0; v < 3; ++v) {
+        if (std::string_view(name) != kVariantNames[v]) continue;
+        variant_ = static_cast<CtsVariant>(v);
+        return true;
+    }
+    return HWC_FAIL(prov_, kErrInvalidCtsMode, "got '%s'", name);
 }
 
 } // namespace

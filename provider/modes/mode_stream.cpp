@@ -30,11 +30,7 @@ public:
 
     int update(uint8_t* out, size_t* outl, size_t outsize, const uint8_t* in,
                size_t inl) override;
-    int final(uint8_t*, size_t* outl, size_t) override {
-        *outl = 0;
-        return ready() ? 1 : 0;
-    }
-    bool set_use_bits(const OSSL_PARAM& p);
+    bool set_use_bits(const OSSL_PARAM& p) { return set_switch(p, use_bits_, "use-bits"); }
 
 private:
     void reset_stream() override { wipe(keystream_, sizeof keystream_); }
@@ -114,13 +110,6 @@ void StreamModeCtx::stream(const uint8_t* in, uint8_t* out, size_t len) {
     if (m == Mode::ctr) ctr(*core_, ks_, iv_, zero, keystream_, 1); // E(counter), counter + 1
     else ecb_encrypt(*core_, ks_, iv_, iv_, 1); // OFB: next keystream; CFB: E(register)
     for (; len != 0; --len) *out++ = step(*in++);
-}
-
-bool StreamModeCtx::set_use_bits(const OSSL_PARAM& p) {
-    unsigned int bits;
-    if (!OSSL_PARAM_get_uint(&p, &bits)) return HWC_FAIL(prov_, kErrInvalidParam, "use-bits");
-    use_bits_ = bits != 0;
-    return true;
 }
 
 } // namespace

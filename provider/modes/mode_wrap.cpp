@@ -57,10 +57,6 @@ public:
 
     int update(uint8_t* out, size_t* outl, size_t outsize, const uint8_t* in,
                size_t inl) override;
-    int final(uint8_t*, size_t* outl, size_t) override {
-        *outl = 0;
-        return 1;
-    }
 
 private:
     const uint8_t* icv() const { return iv_set_ ? iv_ : pad_ ? kKwpDefaultIv : kKwDefaultIv; }
@@ -117,12 +113,13 @@ void WrapCtx::wrap_rounds(const uint8_t a[kSemiblock], uint8_t* out, size_t n) c
     wipe(b, sizeof b);
 }
 
-// W^-1: `in` is the first semiblock (A), r holds R_1 .. R_n (already copied
-// from the input); on return `a` is the recovered A and r the key data.
+// W^-1 on in = [A][R_1 .. R_n] (in == r allowed): on return `a` is the
+// recovered A and r the key data.
 void WrapCtx::unwrap_rounds(const uint8_t* in, uint8_t a[kSemiblock], uint8_t* r,
                             size_t n) const {
     uint8_t b[kBlockSize];
-    std::memcpy(b, in, kSemiblock);
+    std::memcpy(b, in, kSemiblock); // before the move overwrites it
+    std::memmove(r, in + kSemiblock, n * kSemiblock);
     for (uint64_t j = 6; j-- > 0;) {
         for (size_t i = n; i-- > 0;) {
             xor_counter(b, n * j + i + 1);
@@ -135,62 +132,35 @@ void WrapCtx::unwrap_rounds(const uint8_t* in, uint8_t a[kSemiblock], uint8_t* r
     wipe(b, sizeof b);
 }
 
+// KW: A = ICV. KWP: A = ICV2 || 32-bit length, key data zero-padded to
+// semiblocks.
 int WrapCtx::wrap(uint8_t* out, size_t* outl, const uint8_t* in, size_t inl) const {
-    if (!pad_) {
-        if (inl < 2 * kSemiblock)
-            return HWC_FAIL(prov_, kErrInvalidInputLength, "KW wraps at least 16 bytes, got %zu",
-                            inl);
-        std::memmove(out + kSemiblock, in, inl); // in == out allowed
-        wrap_rounds(icv(), out, inl / kSemiblock);
-        *outl = inl + kSemiblock;
-        return 1;
-    }
-    // KWP: A = ICV2 || 32-bit length, key data zero-padded to semiblocks.
+    if (!pad_ && inl < 2 * kSemiblock)
+        return HWC_FAIL(prov_, kErrInvalidInputLength, "KW wraps at least 16 bytes, got %zu", inl);
     uint8_t a[kSemiblock];
-    std::memcpy(a, icv(), 4);
-    store_be32(a + 4, static_cast<uint32_t>(inl));
-    const size_t padded = (inl + kSemiblock - 1) / kSemiblock * kSemiblock;
+    std::memcpy(a, icv(), pad_ ? 4 : kSemiblock);
+    if (pad_) store_be32(a + 4, static_cast<uint32_t>(inl));
+    const size_t padded = (inl + kSemiblock - 1) / kSemiblock * kSemiblock; // KW: inl
+    std::memmove(out + kSemiblock, in, inl); // in == out allowed
+    std::memset(out + kSemiblock + inl, 0, padded - inl);
     if (padded == kSemiblock) {
         // One semiblock of key data: a single block encryption of A || P.
-        uint8_t b[kBlockSize] = {};
-        std::memcpy(b, a, kSemiblock);
-        std::memcpy(b + kSemiblock, in, inl);
-        forward(b);
-        std::memcpy(out, b, kBlockSize);
-        wipe(b, sizeof b);
-        *outl = kBlockSize;
-        return 1;
+        std::memcpy(out, a, kSemiblock);
+        forward(out);
+    } else {
+        wrap_rounds(a, out, padded / kSemiblock);
     }
-    std::memmove(out + kSemiblock, in, inl);
-    std::memset(out + kSemiblock + inl, 0, padded - inl);
-    wrap_rounds(a, out, padded / kSemiblock);
     *outl = padded + kSemiblock;
     return 1;
 }
 
 int WrapCtx::unwrap(uint8_t* out, size_t* outl, const uint8_t* in, size_t inl) const {
     const size_t body = inl - kSemiblock; // inl >= 16, a multiple of 8 (checked)
+    if (!pad_ && inl < 3 * kSemiblock)
+        return HWC_FAIL(prov_, kErrInvalidInputLength, "KW unwraps at least 24 bytes, got %zu",
+                        inl);
     uint8_t a[kSemiblock];
-    if (!pad_) {
-        if (inl < 3 * kSemiblock)
-            return HWC_FAIL(prov_, kErrInvalidInputLength, "KW unwraps at least 24 bytes, got %zu",
-                            inl);
-        // A is read from `in` before the move overwrites it (in == out).
-        uint8_t first[kSemiblock];
-        std::memcpy(first, in, kSemiblock);
-        std::memmove(out, in + kSemiblock, body);
-        unwrap_rounds(first, a, out, body / kSemiblock);
-        const bool ok = CRYPTO_memcmp(a, icv(), kSemiblock) == 0;
-        wipe(a, sizeof a);
-        if (!ok) {
-            wipe(out, body);
-            return HWC_FAIL(prov_, kErrUnwrapFailed);
-        }
-        *outl = body;
-        return 1;
-    }
-
-    if (inl == kBlockSize) {
+    if (inl == kBlockSize) { // KWP, one semiblock of key data
         uint8_t b[kBlockSize];
         std::memcpy(b, in, kBlockSize);
         backward(b);
@@ -198,29 +168,29 @@ int WrapCtx::unwrap(uint8_t* out, size_t* outl, const uint8_t* in, size_t inl) c
         std::memcpy(out, b + kSemiblock, kSemiblock);
         wipe(b, sizeof b);
     } else {
-        uint8_t first[kSemiblock];
-        std::memcpy(first, in, kSemiblock);
-        std::memmove(out, in + kSemiblock, body);
-        unwrap_rounds(first, a, out, body / kSemiblock);
+        unwrap_rounds(in, a, out, body / kSemiblock);
     }
-    // RFC 5649 checks: ICV2, 8*(n-1) < MLI <= 8*n, zero padding. All are
-    // folded into one flag, so the failure does not say which one failed.
-    const size_t mli = load_be32(a + 4);
-    unsigned bad = CRYPTO_memcmp(a, icv(), 4) != 0;
-    bad |= mli <= body - kSemiblock;
-    bad |= mli > body;
-    uint8_t pad_bits = 0;
-    for (size_t k = body - kSemiblock; k < body; ++k) {
-        const uint8_t in_padding = static_cast<uint8_t>(0 - static_cast<uint8_t>(k >= mli));
-        pad_bits |= out[k] & in_padding;
+    // KW: A is the ICV. KWP (RFC 5649): ICV2, 8*(n-1) < MLI <= 8*n, zero
+    // padding. All are folded into one flag, so the failure does not say
+    // which one failed.
+    unsigned bad = CRYPTO_memcmp(a, icv(), pad_ ? 4 : kSemiblock) != 0;
+    const size_t len = pad_ ? load_be32(a + 4) : body;
+    if (pad_) {
+        bad |= len <= body - kSemiblock;
+        bad |= len > body;
+        uint8_t pad_bits = 0;
+        for (size_t k = body - kSemiblock; k < body; ++k) {
+            const uint8_t in_padding = static_cast<uint8_t>(0 - static_cast<uint8_t>(k >= len));
+            pad_bits |= out[k] & in_padding;
+        }
+        bad |= pad_bits != 0;
     }
-    bad |= pad_bits != 0;
     wipe(a, sizeof a);
     if (bad) {
         wipe(out, body);
         return HWC_FAIL(prov_, kErrUnwrapFailed);
     }
-    *outl = mli;
+    *outl = len;
     return 1;
 }
 

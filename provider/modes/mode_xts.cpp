@@ -41,16 +41,9 @@ public:
 
     int update(uint8_t* out, size_t* outl, size_t outsize, const uint8_t* in,
                size_t inl) override;
-    int final(uint8_t*, size_t* outl, size_t) override {
-        *outl = 0;
-        return 1;
-    }
-    // EVP_Cipher(): the same one-data-unit operation; a NULL input (the
-    // "final" call of EVP_Cipher) fails, as with the default provider.
-    int cipher(uint8_t* out, size_t* outl, size_t outsize, const uint8_t* in,
-               size_t inl) override {
-        return update(out, outl, outsize, in, inl);
-    }
+    // EVP_Cipher() is the same one-data-unit operation (CipherCtx's default):
+    // a NULL input (the "final" call of EVP_Cipher) fails, as with the
+    // default provider.
     // The default provider's generic answer: the IV is unchanged by
     // processing (each update restarts from it), and so is "updated-iv".
     bool set_standard(const OSSL_PARAM& p);

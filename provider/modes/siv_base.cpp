@@ -110,11 +110,4 @@ bool SivBaseCtx::set_ivlen(const OSSL_PARAM& p) {
            HWC_FAIL(prov_, kErrInvalidIvLength, "the nonce length is fixed at %zu", iv_length());
 }
 
-bool SivBaseCtx::set_speed(const OSSL_PARAM& p) {
-    unsigned int speed;
-    if (!OSSL_PARAM_get_uint(&p, &speed)) return HWC_FAIL(prov_, kErrInvalidParam, "speed");
-    speed_ = speed != 0;
-    return true;
-}
-
 } // namespace hwc

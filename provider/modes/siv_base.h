@@ -31,7 +31,7 @@ public:
     bool get_tag(OSSL_PARAM& p);
     bool set_tag(const OSSL_PARAM& p);
     bool set_ivlen(const OSSL_PARAM& p);
-    bool set_speed(const OSSL_PARAM& p);
+    bool set_speed(const OSSL_PARAM& p) { return set_switch(p, speed_, "speed"); }
 
 protected:
     SivBaseCtx(const SivBaseCtx&) = default;

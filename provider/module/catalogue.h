@@ -204,6 +204,12 @@ const AlgorithmRow* find_algorithm(std::string_view name);
 // ASCII case-insensitive equality (OPENSSL_strcasecmp is not in every 3.0.x).
 bool iequals(std::string_view a, std::string_view b);
 
+// The primary name: the first of the row's colon-separated names.
+constexpr std::string_view primary_name(const AlgorithmRow& row) {
+    const std::string_view names = row.names;
+    return names.substr(0, names.find(':'));
+}
+
 // Key length in bytes as OpenSSL sees it (both halves for XTS and SIV).
 constexpr size_t key_bytes(const AlgorithmRow& row) {
     return row.key_bits / 8 * mode_traits(row.mode).key_factor;

@@ -7,42 +7,49 @@
 
 namespace hwc {
 
+// Every reason with its text, in the order of their values (from 1).
+#define HWC_REASONS(X) \
+    X(kErrInvalidKeyLength, "invalid key length") \
+    X(kErrInvalidIvLength, "invalid iv length") \
+    X(kErrNoKeySet, "no key set") \
+    X(kErrNoIvSet, "no iv set") \
+    X(kErrOutputBufferTooSmall, "output buffer too small") \
+    X(kErrWrongFinalBlockLength, "wrong final block length") \
+    X(kErrBadDecrypt, "bad decrypt") \
+    X(kErrCtsTooShort, "input shorter than one block (cts needs at least 16 bytes)") \
+    X(kErrCtsOneShot, "cts mode takes one update per message") \
+    X(kErrInvalidCtsMode, "invalid cts mode (want CS1, CS2 or CS3)") \
+    X(kErrInvalidNum, "invalid num") \
+    X(kErrInvalidParam, "invalid parameter value") \
+    X(kErrNotInitialized, "operation not initialised") \
+    X(kErrInternal, "internal error") \
+    /* AEAD tags and one-shot modes (SIV, GCM-SIV; usable by any AEAD), CMAC cipher choice. */ \
+    X(kErrInvalidTagLength, "invalid tag length") \
+    X(kErrTagNotSet, "tag not set (set the expected tag before decrypting)") \
+    X(kErrTagNotNeeded, "tag not needed (a tag is set only for decryption)") \
+    X(kErrTagMismatch, "tag mismatch (authentication failed)") \
+    X(kErrAadAfterData, "aad after data") \
+    X(kErrOneShotData, "data already processed (this mode takes one data update per message)") \
+    X(kErrUnsupportedCipher, "unsupported cipher") \
+    /* XTS data units and key wrap (mode_xts.cpp, mode_wrap.cpp). */ \
+    X(kErrInvalidInputLength, "invalid input length") \
+    X(kErrXtsDuplicatedKeys, "xts duplicated keys (the data and tweak keys must differ)") \
+    X(kErrXtsDataUnitTooLarge, "xts data unit is too large (more than 2^20 blocks)") \
+    X(kErrUnwrapFailed, "key unwrap failed (integrity check)") \
+    /* CCM message-length rules (mode_ccm.cpp). */ \
+    X(kErrCcmLengthNotSet, "ccm: the message length must be declared before the aad") \
+    X(kErrCcmLengthMismatch, "ccm: data length differs from the declared length, or does not fit in L bytes") \
+    /* GCM IV reuse and TLS 1.2 record limits (mode_gcm.cpp). */ \
+    X(kErrIvAlreadyUsed, "iv already used for a finished message (set a new iv)") \
+    X(kErrTooManyRecords, "too many records for one key") \
+    /* An allocation failed (no exception crosses the C boundary). */ \
+    X(kErrOutOfMemory, "out of memory")
+
 enum Reason : int {
-    kErrInvalidKeyLength = 1,
-    kErrInvalidIvLength,
-    kErrNoKeySet,
-    kErrNoIvSet,
-    kErrOutputBufferTooSmall,
-    kErrWrongFinalBlockLength,
-    kErrBadDecrypt,
-    kErrCtsTooShort,
-    kErrCtsOneShot,
-    kErrInvalidCtsMode,
-    kErrInvalidNum,
-    kErrInvalidParam,
-    kErrNotInitialized,
-    kErrInternal,
-    // AEAD tags and one-shot modes (SIV, GCM-SIV; usable by any AEAD), CMAC cipher choice.
-    kErrInvalidTagLength,
-    kErrTagNotSet,
-    kErrTagNotNeeded,
-    kErrTagMismatch,
-    kErrAadAfterData,
-    kErrOneShotData,
-    kErrUnsupportedCipher,
-    // XTS data units and key wrap (mode_xts.cpp, mode_wrap.cpp).
-    kErrInvalidInputLength,
-    kErrXtsDuplicatedKeys,
-    kErrXtsDataUnitTooLarge,
-    kErrUnwrapFailed,
-    // CCM message-length rules (mode_ccm.cpp).
-    kErrCcmLengthNotSet,
-    kErrCcmLengthMismatch,
-    // GCM IV reuse and TLS 1.2 record limits (mode_gcm.cpp).
-    kErrIvAlreadyUsed,
-    kErrTooManyRecords,
-    // An allocation failed (no exception crosses the C boundary).
-    kErrOutOfMemory,
+    kErrNone, // not a reason: the values start at 1
+#define HWC_REASON_ENUM(name, text) name,
+    HWC_REASONS(HWC_REASON_ENUM)
+#undef HWC_REASON_ENUM
 };
 
 // {reason, text} pairs for get_reason_strings, {0, nullptr}-terminated.

@@ -7,7 +7,6 @@
 #include <openssl/params.h>
 
 #include <cstdlib>
-#include <cstring>
 #include <memory>
 #include <mutex>
 #include <new>
@@ -15,15 +14,13 @@
 
 #include "cores/cpu.h"
 #include "cores/registry.h"
-#include "provider/dispatch/cipher_dispatch.h"
-#include "provider/dispatch/mac_dispatch.h"
+#include "provider/dispatch/dispatch.h"
 #include "provider/dispatch/thunks.h"
 #include "provider/modes/cipher_ctx.h"
 #include "provider/module/catalogue.h"
 #include "provider/module/errors.h"
 #include "provider/module/provider.h"
 #include "provider/module/trace.h"
-#include "provider/module/upcalls.h"
 #include "provider/params/param_table.h"
 
 #include "hwcipher_build_id.h" // generated: HWCIPHER_VERSION_STR, _GIT_COMMIT, _OPENSSL_HEADERS
@@ -43,6 +40,10 @@ constexpr const char* kCpuParam = "hwcipher-cpu-features";
 constexpr const char* kConfigErrorsParam = "hwcipher-config-errors";
 constexpr const char* kContextsParam = "hwcipher-contexts"; // uint64, see ProvCtx
 
+// The core's upcalls are the same for every instance (one libcrypto per
+// process), but instances may be created concurrently (hwcipher loaded into
+// several library contexts from several threads) while others raise errors:
+// the table is filled once, by the first init, and only read afterwards.
 void fill_upcalls(const OSSL_DISPATCH* in) {
     Upcalls& u = upcalls();
     for (; in != nullptr && in->function_id != 0; ++in) {
@@ -63,15 +64,6 @@ void fill_upcalls(const OSSL_DISPATCH* in) {
             break;
         }
     }
-}
-
-// The core's upcalls are the same for every instance (one libcrypto per
-// process), but instances may be created concurrently (hwcipher loaded into
-// several library contexts from several threads) while others raise errors:
-// the table is filled once, by the first init, and only read afterwards.
-void take_upcalls(const OSSL_DISPATCH* in) {
-    static std::once_flag once;
-    std::call_once(once, [in] { fill_upcalls(in); });
 }
 
 // A setting: the environment variable `env`, else the `key = ...` line in
@@ -141,34 +133,24 @@ void choose_strict_iv(ProvCtx& p, const OSSL_CORE_HANDLE* handle) {
         add_config_error(p, origin + ": not yes/no, 1/0, on/off or true/false; strict-iv stays off");
 }
 
-const char* primary_name(const AlgorithmRow& row, std::string& storage) {
-    const char* colon = std::strchr(row.names, ':');
-    storage.assign(row.names, colon ? static_cast<size_t>(colon - row.names) : std::strlen(row.names));
-    return storage.c_str();
-}
-
 void build_algorithm_table(ProvCtx& p) {
     p.properties.resize(kCatalogueSize);
     p.descriptions.resize(kCatalogueSize);
     p.ciphers.clear();
-    std::string name;
     for (size_t i = 0; i < kCatalogueSize; ++i) {
         const AlgorithmRow& row = kCatalogue[i];
-        if (mode_ops(row.mode).create == nullptr) continue; // mode not implemented yet
         const BlockCore* core = p.cores.for_family(row.family);
         p.properties[i] = std::string("provider=hwcipher,hwcipher.accel=") +
                           (core->hardware ? "yes" : "no");
-        p.descriptions[i] = std::string(primary_name(row, name)) + " (" + core->name + " core)";
+        p.descriptions[i] = std::string(primary_name(row)) + " (" + core->name + " core)";
         p.ciphers.push_back({row.names, p.properties[i].c_str(), cipher_dispatch(i),
                              p.descriptions[i].c_str()});
     }
     p.ciphers.push_back({nullptr, nullptr, nullptr, nullptr});
 
     p.macs.clear();
-    for (size_t i = 0; i < kMacCount; ++i) {
-        if (kMacs[i]->create == nullptr) continue; // not implemented yet
+    for (size_t i = 0; i < kMacCount; ++i)
         p.macs.push_back({kMacs[i]->names, "provider=hwcipher", mac_dispatch(i), nullptr});
-    }
     p.macs.push_back({nullptr, nullptr, nullptr, nullptr});
 }
 
@@ -187,29 +169,23 @@ bool utf8_answer(OSSL_PARAM& p, const char* value) {
     return OSSL_PARAM_set_utf8_ptr(&p, value) == 1;
 }
 
+// A report the provider context keeps as a string.
+template <std::string ProvCtx::*S>
+bool report(const ProvCtx& c, OSSL_PARAM& p) {
+    return utf8_answer(p, (c.*S).c_str());
+}
+
 constexpr ParamTable kProviderParams{std::array{
     ProviderGetter{OSSL_PROV_PARAM_NAME, kUtf8Ptr,
                    [](const ProvCtx&, OSSL_PARAM& p) { return utf8_answer(p, kProviderName); }},
     ProviderGetter{OSSL_PROV_PARAM_VERSION, kUtf8Ptr,
                    [](const ProvCtx&, OSSL_PARAM& p) { return utf8_answer(p, HWCIPHER_VERSION_STR); }},
-    ProviderGetter{OSSL_PROV_PARAM_BUILDINFO, kUtf8Ptr,
-                   [](const ProvCtx& c, OSSL_PARAM& p) {
-                       return utf8_answer(p, c.buildinfo.c_str());
-                   }},
+    ProviderGetter{OSSL_PROV_PARAM_BUILDINFO, kUtf8Ptr, report<&ProvCtx::buildinfo>},
     ProviderGetter{OSSL_PROV_PARAM_STATUS, kInt,
                    [](const ProvCtx&, OSSL_PARAM& p) { return OSSL_PARAM_set_int(&p, 1) == 1; }},
-    ProviderGetter{kCoresParam, kUtf8Ptr,
-                   [](const ProvCtx& c, OSSL_PARAM& p) {
-                       return utf8_answer(p, c.core_report.c_str());
-                   }},
-    ProviderGetter{kCpuParam, kUtf8Ptr,
-                   [](const ProvCtx& c, OSSL_PARAM& p) {
-                       return utf8_answer(p, c.cpu_report.c_str());
-                   }},
-    ProviderGetter{kConfigErrorsParam, kUtf8Ptr,
-                   [](const ProvCtx& c, OSSL_PARAM& p) {
-                       return utf8_answer(p, c.config_errors.c_str());
-                   }},
+    ProviderGetter{kCoresParam, kUtf8Ptr, report<&ProvCtx::core_report>},
+    ProviderGetter{kCpuParam, kUtf8Ptr, report<&ProvCtx::cpu_report>},
+    ProviderGetter{kConfigErrorsParam, kUtf8Ptr, report<&ProvCtx::config_errors>},
     ProviderGetter{kContextsParam, kUint64,
                    [](const ProvCtx& c, OSSL_PARAM& p) {
                        return OSSL_PARAM_set_uint64(
@@ -227,18 +203,13 @@ const OSSL_ALGORITHM* query_operation(void* provctx, int operation_id, int* no_s
     *no_store = 0; // the table lives until teardown
     auto* p = static_cast<ProvCtx*>(provctx);
     if (operation_id == OSSL_OP_CIPHER) return p->ciphers.data();
-    if (operation_id == OSSL_OP_MAC) return p->macs.size() > 1 ? p->macs.data() : nullptr;
+    if (operation_id == OSSL_OP_MAC) return p->macs.data();
     return nullptr;
 }
 
 const OSSL_ITEM* get_reason_strings(void*) noexcept { return kReasonStrings; }
 
 using thunks::as_fn;
-
-// Frees a provider context whose init did not finish (and at teardown).
-struct ProvCtxFree {
-    void operator()(ProvCtx* p) const noexcept { teardown(p); }
-};
 
 const OSSL_DISPATCH kProviderDispatch[] = {
     {OSSL_FUNC_PROVIDER_TEARDOWN, as_fn(&teardown)},
@@ -259,9 +230,10 @@ OSSL_provider_init(const OSSL_CORE_HANDLE* handle, const OSSL_DISPATCH* in,
     using namespace hwc;
     // Every failure frees what was built (the context, its strings and
     // tables, its child library context) and leaves an error on the queue.
-    std::unique_ptr<ProvCtx, ProvCtxFree> p;
+    std::unique_ptr<ProvCtx, void (*)(void*) noexcept> p(nullptr, teardown);
     try {
-        take_upcalls(in);
+        static std::once_flag upcalls_taken;
+        std::call_once(upcalls_taken, [in] { fill_upcalls(in); });
         p.reset(new ProvCtx);
         p->handle = handle;
         // A child library context reaches the loading application's providers

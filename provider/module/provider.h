@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The provider context: what one loaded instance of hwcipher knows (the core
-// handle for upcalls, the detected CPU, the chosen cores, the algorithm table).
+// handle for upcalls, the detected CPU, the chosen cores, the algorithm table),
+// and the libcrypto core functions hwcipher calls back into.
 #pragma once
 
 #include <openssl/core.h>
@@ -14,6 +15,16 @@
 #include "cores/registry.h"
 
 namespace hwc {
+
+// Taken from the `in` dispatch table at init; identical for every instance.
+struct Upcalls {
+    OSSL_FUNC_core_new_error_fn* new_error = nullptr;
+    OSSL_FUNC_core_set_error_debug_fn* set_error_debug = nullptr;
+    OSSL_FUNC_core_vset_error_fn* vset_error = nullptr;
+    OSSL_FUNC_core_get_params_fn* get_params = nullptr;
+};
+
+Upcalls& upcalls();
 
 struct ProvCtx {
     const OSSL_CORE_HANDLE* handle = nullptr;

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -42,16 +43,30 @@ int trace_open_from_env(std::string& error) noexcept {
     return -1;
 }
 
-void trace_config_problem(int fd, const std::string& text) noexcept {
-    if (fd < 0) return;
+namespace {
+
+// Appends "hwcipher-trace pid=N <text>\n" to `fd` in one unbuffered write();
+// a short or failed write is ignored, since tracing must never make a cipher
+// operation fail.
+[[gnu::format(printf, 2, 3)]] void trace_line(int fd, const char* fmt, ...) noexcept {
     char line[768];
-    const int n = std::snprintf(line, sizeof line, "hwcipher-trace pid=%ld config-problem: %s\n",
-                                static_cast<long>(::getpid()), text.c_str());
-    if (n <= 0) return;
-    const size_t len = std::min(static_cast<size_t>(n), sizeof line - 1);
+    const int n =
+        std::snprintf(line, sizeof line, "hwcipher-trace pid=%ld ", static_cast<long>(::getpid()));
+    va_list ap;
+    va_start(ap, fmt);
+    const int m = std::vsnprintf(line + n, sizeof line - static_cast<size_t>(n), fmt, ap);
+    va_end(ap);
+    if (m < 0) return;
+    const size_t len = std::min(static_cast<size_t>(n + m) + 1, sizeof line - 1);
     line[len - 1] = '\n'; // a cut line still ends as a line
     ssize_t ignored = ::write(fd, line, len);
     (void)ignored;
+}
+
+} // namespace
+
+void trace_config_problem(int fd, const std::string& text) noexcept {
+    if (fd >= 0) trace_line(fd, "config-problem: %s", text.c_str());
 }
 
 void trace_close(int fd) noexcept {
@@ -59,25 +74,12 @@ void trace_close(int fd) noexcept {
 }
 
 void trace_key_init(const CipherCtx& ctx, bool encrypt) noexcept {
-    const ProvCtx* prov = ctx.created_prov();
-    const AlgorithmRow* row = ctx.created_row();
-    if (prov == nullptr || row == nullptr || prov->trace_fd < 0) return;
-
-    // The primary name is the first of the row's colon-separated names.
-    const char* colon = std::strchr(row->names, ':');
-    const int name_len = static_cast<int>(colon != nullptr ? colon - row->names
-                                                           : std::strlen(row->names));
-    const BlockCore* core = prov->cores.for_family(row->family);
-    char line[256];
-    const int n = std::snprintf(line, sizeof line, "hwcipher-trace pid=%ld alg=%.*s core=%s op=%s\n",
-                                static_cast<long>(::getpid()), name_len, row->names,
-                                core != nullptr ? core->name : "?",
-                                encrypt ? "encrypt" : "decrypt");
-    if (n <= 0 || static_cast<size_t>(n) >= sizeof line) return; // cannot happen: names are short
-    // Unbuffered, one call; a short or failed write is ignored, since tracing
-    // must never make a cipher operation fail.
-    ssize_t ignored = ::write(prov->trace_fd, line, static_cast<size_t>(n));
-    (void)ignored;
+    const ProvCtx* prov = ctx.prov();
+    if (prov->trace_fd < 0) return;
+    const std::string_view name = primary_name(ctx.row());
+    const BlockCore* core = prov->cores.for_family(ctx.row().family);
+    trace_line(prov->trace_fd, "alg=%.*s core=%s op=%s", static_cast<int>(name.size()), name.data(),
+               core != nullptr ? core->name : "?", encrypt ? "encrypt" : "decrypt");
 }
 
 } // namespace hwc
