@@ -28,6 +28,7 @@
 #include <cstddef>
 #include <cstring>
 
+#include "cores/byte_order.h"
 #include "cores/cpu.h"
 #include "cores/modes.h"
 #include "cores/portable/portable.h"
@@ -230,17 +231,6 @@ void cbc_mac(const KeySchedule& ks, uint8_t iv[kBlockSize], const uint8_t* in, s
 // ---- CTR: KMA-GCM as a counter engine, else KMCTR over counters written here
 
 #if defined(HWCIPHER_S390X_MSA8)
-
-uint32_t load_be32(const uint8_t* p) {
-    return (uint32_t{p[0]} << 24) | (uint32_t{p[1]} << 16) | (uint32_t{p[2]} << 8) | p[3];
-}
-
-void store_be32(uint8_t* p, uint32_t v) {
-    p[0] = static_cast<uint8_t>(v >> 24);
-    p[1] = static_cast<uint8_t>(v >> 16);
-    p[2] = static_cast<uint8_t>(v >> 8);
-    p[3] = static_cast<uint8_t>(v);
-}
 
 // KMA-GCM-AES parameter block.
 struct KmaParam {
