@@ -19,6 +19,7 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <initializer_list>
 #include <string_view>
 
@@ -63,14 +64,10 @@ inline constexpr const char* kParamIvGenerated = "iv-generated";
 // default provider lists for every cipher; 0 for all of hwcipher's).
 inline constexpr const char* kParamEncryptThenMac = "encrypt-then-mac";
 
-// Exact key equality; keys differ mostly in their first bytes.
-inline bool param_key_is(const char* a, const char* b) {
-    while (*a != '\0' && *a == *b) {
-        ++a;
-        ++b;
-    }
-    return *a == *b;
-}
+// Exact key equality; keys differ mostly in their first bytes. strcmp: GCC
+// emits it inline on s390x (CLST), where the byte loop it replaces cost ~8
+// instructions per character on every parameter EVP asks per AEAD message.
+inline bool param_key_is(const char* a, const char* b) { return std::strcmp(a, b) == 0; }
 
 inline constexpr size_t kMaxParamRows = 16;
 
