@@ -348,39 +348,44 @@ constexpr size_t kCcmPass = 1024;
 // KMAC and KMA-GCM as the counter engine (as kma_ctr), each parameter block
 // set up once per message rather than once per pass and instruction: CCM's
 // whole-block work is these two calls per pass and nothing else, so their
-// set-up is most of its per-message cost.
+// set-up is most of its per-message cost. KMA steps CV in its parameter
+// block, so passes continue from it. When the low 32 bits of the counter
+// would wrap (by the end of this call: the counter after the last block,
+// which a partial last block goes on with, included), the passes go
+// through cbc_mac and kma_ctr instead, which carry into the upper bits.
 template <bool Encrypt>
-void ccm_kma(const CpacfKey& k, uint8_t mac[kBlockSize], uint8_t ctr[kBlockSize],
-             const uint8_t* in, uint8_t* out, size_t n) {
+void ccm_kma(const KeySchedule& ks, const CpacfKey& k, uint8_t mac[kBlockSize],
+             uint8_t ctr[kBlockSize], const uint8_t* in, uint8_t* out, size_t n) {
+    const uint32_t low = load_be32(ctr + 12);
+    if (n >= (uint64_t{1} << 32) - low) {
+        while (n != 0) {
+            const size_t m = n < kCcmPass ? n : kCcmPass;
+            if constexpr (Encrypt) cbc_mac(ks, mac, in, m);
+            kma_ctr(k, ctr, in, out, m);
+            if constexpr (!Encrypt) cbc_mac(ks, mac, out, m);
+            in += m * kBlockSize;
+            out += m * kBlockSize;
+            n -= m;
+        }
+        return;
+    }
     ChainParam mp = chain_param(k, mac);
     KmaParam cp;
     std::memset(&cp, 0, sizeof cp);
     std::memcpy(cp.key, k.key, sizeof cp.key);
-    uint64_t hi;
-    uint32_t mid, low; // the counter: hi (bytes 0..7), mid (8..11), low (12..15)
-    std::memcpy(&hi, ctr, 8);
-    std::memcpy(&mid, ctr + 8, 4);
-    std::memcpy(&low, ctr + 12, 4);
+    std::memcpy(cp.j0, ctr, 12);
+    store_be32(cp.cv, low - 1);
     const unsigned long fc = k.fc | cpacf::kKmaHs | cpacf::kKmaLaad;
     while (n != 0) {
-        const uint64_t room = (uint64_t{1} << 32) - low; // blocks until `low` wraps
-        size_t m = n < kCcmPass ? n : kCcmPass;
-        if (m > room) m = static_cast<size_t>(room);
-        std::memcpy(cp.j0, &hi, 8);
-        std::memcpy(cp.j0 + 8, &mid, 4);
-        store_be32(cp.cv, low - 1);
+        const size_t m = n < kCcmPass ? n : kCcmPass;
         if constexpr (Encrypt) cpacf::kmac(k.fc, &mp, in, m * kBlockSize);
         cpacf::kma(fc, &cp, out, in, m * kBlockSize, nullptr, 0);
         if constexpr (!Encrypt) cpacf::kmac(k.fc, &mp, out, m * kBlockSize);
         in += m * kBlockSize;
         out += m * kBlockSize;
         n -= m;
-        low += static_cast<uint32_t>(m);
-        if (low == 0 && ++mid == 0) ++hi; // (m == room: the wrap)
     }
-    std::memcpy(ctr, &hi, 8);
-    std::memcpy(ctr + 8, &mid, 4);
-    std::memcpy(ctr + 12, &low, 4);
+    store_be32(ctr + 12, load_be32(cp.cv) + 1); // the next counter (no carry: see above)
     finish_chain(mp, mac);
     secure_wipe(&cp, sizeof cp);
 }
@@ -393,7 +398,7 @@ void ccm_crypt(const KeySchedule& ks, uint8_t mac[kBlockSize], uint8_t ctr_block
 #if defined(HWCIPHER_S390X_MSA8)
     const CpacfKey& k = cpacf_key(ks);
     if ((k.have & (kHaveKmac | kHaveKma)) == (kHaveKmac | kHaveKma)) {
-        if (n != 0) ccm_kma<Encrypt>(k, mac, ctr_block, in, out, n);
+        if (n != 0) ccm_kma<Encrypt>(ks, k, mac, ctr_block, in, out, n);
         return;
     }
 #endif
