@@ -23,14 +23,19 @@ bool set_octets(OSSL_PARAM& p, const uint8_t* data, size_t len) {
 // A size_t parameter (what EVP asks with, per AEAD message: "ivlen",
 // "taglen") is stored here, as OSSL_PARAM_set_size_t would store it; other
 // shapes go through it.
-bool size_answer(KeyedCtx& c, OSSL_PARAM& p, size_t value, const char* what) {
+[[gnu::noinline]] bool size_answer_general(KeyedCtx& c, OSSL_PARAM& p, size_t value,
+                                           const char* what) {
+    return OSSL_PARAM_set_size_t(&p, value) || HWC_FAIL(c.prov(), kErrInvalidParam, "%s", what);
+}
+
+inline bool size_answer(KeyedCtx& c, OSSL_PARAM& p, size_t value, const char* what) {
     if (p.data_type == OSSL_PARAM_UNSIGNED_INTEGER && p.data_size == sizeof value &&
         p.data != nullptr) {
         std::memcpy(p.data, &value, sizeof value);
         p.return_size = sizeof value;
         return true;
     }
-    return OSSL_PARAM_set_size_t(&p, value) || HWC_FAIL(c.prov(), kErrInvalidParam, "%s", what);
+    return size_answer_general(c, p, value, what);
 }
 
 bool uint_answer(KeyedCtx& c, OSSL_PARAM& p, unsigned value, const char* what) {
