@@ -88,6 +88,12 @@ struct ParamSpan {
             const Param<Ctx, P>* r = find(params->key);
             return r == nullptr || r->handle == nullptr || r->handle(ctx, *params);
         }
+        return apply_all(ctx, params);
+    }
+
+    // Several entries: out of line, so the one-entry path above needs none
+    // of its stack array and registers.
+    [[gnu::noinline]] bool apply_all(Ctx& ctx, P* params) const {
         P* found[kMaxParamRows];
         uint32_t seen = 0;
         for (P* p = params; p->key != nullptr; ++p) {
