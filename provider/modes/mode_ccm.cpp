@@ -175,7 +175,6 @@ private:
     size_t b0_m_ = 12;    // M encoded in B0 of the current message
     uint64_t msglen_ = 0;
     uint8_t mac_[kBlockSize] = {};
-
     // The message failed (refused AAD, or a decryption's tag mismatch):
     // data and final fail until restart(), so code that checks only the
     // final call (as it must for GCM) sees the failure too.
@@ -281,7 +280,6 @@ void CcmCtx::begin_mac(bool has_aad) {
     ecb_encrypt(*core_, ks_, b0, mac_, 1);
 }
 
-
 void CcmCtx::absorb_aad(const uint8_t* a, size_t alen) {
     // First block: the encoded AAD length (SP 800-38C A.2.2), then AAD bytes.
     uint8_t blk[kBlockSize] = {};
@@ -332,9 +330,9 @@ bool CcmCtx::data(const uint8_t* in, uint8_t* out, size_t len, const uint8_t* ex
         return false;
     }
     // S0 = E(K, A0) masks the tag. Without AAD the MAC starts here, and
-    // E(K, B0) comes from the same call.
-    // A0 (counter 0); B0 differs from it in its flags and the field, the
-    // message length; A1 in the field's last bit.
+    // E(K, B0) comes from the same call. A0 is formatted once: B0 differs
+    // from it in the flags and the field (the message length), A1 in the
+    // field's last bit.
     uint8_t b[2 * kBlockSize]; // B0, A0
     uint8_t* const s0 = b + kBlockSize;
     format_block(s0, static_cast<uint8_t>(L_ - 1), 0);
