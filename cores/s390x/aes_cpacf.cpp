@@ -652,8 +652,13 @@ bool cmac_last(const KeySchedule& ks, uint8_t x[kBlockSize], const uint8_t* last
 // from the GHASH key (HS), so the CPU never recomputes it. LAAD with no AAD:
 // every text-carrying KMA call in the surveyed software sets it, and with an
 // empty AAD operand it does not change T.
-void kma_crypt(const CpacfKey& k, const GhashKey& hk, bool decrypt, uint8_t ctr[kBlockSize],
-               uint8_t y[kBlockSize], const uint8_t* in, uint8_t* out, size_t n) {
+// Inlined into gcm_encrypt and gcm_decrypt: GCC stopped inlining it into
+// gcm_decrypt once this file grew (GCM decryption +1 instruction per update);
+// inlined into both, a GCM update costs 16 (encryption) / 20 (decryption)
+// fewer instructions than before either.
+[[gnu::always_inline]] inline void kma_crypt(const CpacfKey& k, const GhashKey& hk, bool decrypt,
+                                             uint8_t ctr[kBlockSize], uint8_t y[kBlockSize],
+                                             const uint8_t* in, uint8_t* out, size_t n) {
     KmaParam p;
     std::memset(&p, 0, sizeof p);
     store_be32(p.cv, load_be32(ctr + 12) - 1);
