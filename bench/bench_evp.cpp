@@ -45,6 +45,9 @@
 //               QEMU (which reports none; OPENSSL_s390xcap can only remove
 //               bits). See openssl_cpacf() below
 //   --cores     print the provider's hwcipher-cores parameter and exit
+//   --objects   at the end, print "object: LO-HI BASE PATH" for the code of every
+//               loaded object (with the plugin's profile, to attribute
+//               instructions to functions: bench/insn_profile.py)
 //   --offers    print "offers: NAME" for each listed cipher the provider has,
 //               and exit (one QEMU start instead of one per cipher)
 //
@@ -95,6 +98,7 @@ struct Options {
     std::string tag_hex;
     bool make_tag = false;
     bool cores_only = false;
+    bool objects = false;
     std::string offers; // comma-separated names
     bool no_final = false;
     bool rekey = false;
@@ -127,6 +131,7 @@ Options parse(int argc, char** argv) {
         else if (a == "--tag") o.tag_hex = value();
         else if (a == "--make-tag") o.make_tag = true;
         else if (a == "--cores") o.cores_only = true;
+        else if (a == "--objects") o.objects = true;
         else if (a == "--offers") o.offers = value();
         else if (a == "--no-final") o.no_final = true;
         else if (a == "--rekey") o.rekey = true;
@@ -203,6 +208,23 @@ std::string code_range(const std::string& needle) {
 }
 
 std::string module_range() { return code_range("hwcipher.so"); }
+
+// --objects: every loaded object's code segment and its base address.
+void print_objects() {
+    dl_iterate_phdr(
+        [](dl_phdr_info* info, size_t, void*) {
+            for (int i = 0; i < info->dlpi_phnum; ++i) {
+                const auto& ph = info->dlpi_phdr[i];
+                if (ph.p_type != PT_LOAD || !(ph.p_flags & PF_X)) continue;
+                const unsigned long long lo = info->dlpi_addr + ph.p_vaddr;
+                std::printf("object: %llx-%llx %llx %s\n", lo, lo + ph.p_memsz,
+                            static_cast<unsigned long long>(info->dlpi_addr),
+                            info->dlpi_name && *info->dlpi_name ? info->dlpi_name : "(main)");
+            }
+            return 0;
+        },
+        nullptr);
+}
 
 } // namespace
 
@@ -610,6 +632,7 @@ int main(int argc, char** argv) {
         EVP_CIPHER_free(c);
         m.run();
         EVP_MAC_free(m.mac);
+        if (o.objects) print_objects();
         std::printf("done: %zu bytes, %s of %zu\n", o.bytes, o.message ? "messages" : "updates",
                     o.message ? o.message : o.update);
         return 0;
@@ -649,6 +672,7 @@ int main(int argc, char** argv) {
     else if (o.message) b.messages();
     else b.stream();
     EVP_CIPHER_free(b.cipher);
+    if (o.objects) print_objects();
     std::printf("done: %zu bytes, %s of %zu\n", o.bytes, o.message ? "messages" : "updates",
                 o.message ? o.message : o.update);
     return 0;

@@ -16,6 +16,10 @@
 //   skip=LO-HI  leave translation blocks that start in [LO, HI) (hex guest
 //               addresses) out of "insns" (a test shim's code, or the module
 //               itself) and print the full count as "insns-all: N"
+//   profile=on  also print, per translation-block start address, the
+//               instructions executed there: "tb ADDR INSNS" (hex address,
+//               skipped blocks included), for attributing a count to
+//               functions (bench/insn_profile.py with bench_evp --objects)
 // mnem= and op= count everywhere, skip= or not.
 //
 // Built by the benchmark scripts with the host's C compiler:
@@ -72,6 +76,18 @@ static uint64_t insns;     // outside the skip range
 static uint64_t insns_all; // everything
 static uint64_t skip_lo, skip_hi;
 
+// profile: one counter per translated block (a block translated again gets
+// another; they are summed by address at exit). Each is allocated on its
+// own, so the address handed to QEMU stays valid.
+struct TbCount {
+    struct TbCount* next;
+    uint64_t pc;
+    uint64_t execs; // executions of the block (added to inline)
+    size_t n;       // its instructions
+};
+static bool profile;
+static struct TbCount* tb_counts;
+
 // Whether the disassembly `text` begins with the word `word`.
 static bool first_word_is(const char* text, const char* word) {
     size_t n = strlen(word);
@@ -95,6 +111,16 @@ static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb* tb) {
     qemu_plugin_register_vcpu_tb_exec_inline(tb, QEMU_PLUGIN_INLINE_ADD_U64, &insns_all, n);
     if (!(pc >= skip_lo && pc < skip_hi))
         qemu_plugin_register_vcpu_tb_exec_inline(tb, QEMU_PLUGIN_INLINE_ADD_U64, &insns, n);
+    if (profile) {
+        struct TbCount* c = calloc(1, sizeof *c);
+        if (c != NULL) {
+            c->pc = pc;
+            c->n = n;
+            c->next = tb_counts;
+            tb_counts = c;
+            qemu_plugin_register_vcpu_tb_exec_inline(tb, QEMU_PLUGIN_INLINE_ADD_U64, &c->execs, 1);
+        }
+    }
     if (npatterns == 0) return;
     for (size_t i = 0; i < n; ++i) {
         struct qemu_plugin_insn* insn = qemu_plugin_tb_get_insn(tb, i);
@@ -117,6 +143,11 @@ static void report_at_exit(qemu_plugin_id_t id, void* unused) {
         snprintf(line, sizeof line, "insns-all: %" PRIu64 "\n", insns_all);
         qemu_plugin_outs(line);
     }
+    for (const struct TbCount* c = tb_counts; c != NULL; c = c->next) {
+        if (c->execs == 0) continue;
+        snprintf(line, sizeof line, "tb %" PRIx64 " %" PRIu64 "\n", c->pc, c->execs * c->n);
+        qemu_plugin_outs(line);
+    }
     for (int j = 0; j < npatterns; ++j) {
         const struct Pattern* p = &patterns[j];
         snprintf(line, sizeof line, "%s %s: %" PRIu64 "\n", p->nbytes ? "op" : "mnem",
@@ -130,6 +161,10 @@ static bool parse_arg(const char* arg) {
     if (strncmp(arg, "skip=", 5) == 0)
         return sscanf(arg + 5, "%" SCNx64 "-%" SCNx64, &skip_lo, &skip_hi) == 2 &&
                skip_lo < skip_hi;
+    if (strcmp(arg, "profile=on") == 0) {
+        profile = true;
+        return true;
+    }
     if (npatterns == kMaxPatterns) return false;
     struct Pattern* p = &patterns[npatterns];
     memset(p, 0, sizeof *p);

@@ -28,6 +28,7 @@
 #include <cstddef>
 #include <cstring>
 
+#include "cores/byte_order.h"
 #include "cores/cpu.h"
 #include "cores/modes.h"
 #include "cores/portable/portable.h"
@@ -231,17 +232,6 @@ void cbc_mac(const KeySchedule& ks, uint8_t iv[kBlockSize], const uint8_t* in, s
 
 #if defined(HWCIPHER_S390X_MSA8)
 
-uint32_t load_be32(const uint8_t* p) {
-    return (uint32_t{p[0]} << 24) | (uint32_t{p[1]} << 16) | (uint32_t{p[2]} << 8) | p[3];
-}
-
-void store_be32(uint8_t* p, uint32_t v) {
-    p[0] = static_cast<uint8_t>(v >> 24);
-    p[1] = static_cast<uint8_t>(v >> 16);
-    p[2] = static_cast<uint8_t>(v >> 8);
-    p[3] = static_cast<uint8_t>(v);
-}
-
 // KMA-GCM-AES parameter block.
 struct KmaParam {
     uint8_t reserved[12];
@@ -353,9 +343,65 @@ void ctr(const KeySchedule& ks, uint8_t iv[kBlockSize], const uint8_t* in, uint8
 // counter engines lack this key's function code.
 constexpr size_t kCcmPass = 1024;
 
+#if defined(HWCIPHER_S390X_MSA8)
+
+// KMAC and KMA-GCM as the counter engine (as kma_ctr), each parameter block
+// set up once per message rather than once per pass and instruction: CCM's
+// whole-block work is these two calls per pass and nothing else, so their
+// set-up is most of its per-message cost. KMA steps CV in its parameter
+// block, so passes continue from it. When the low 32 bits of the counter
+// would wrap (by the end of this call: the counter after the last block,
+// which a partial last block goes on with, included), the passes go
+// through cbc_mac and kma_ctr instead, which carry into the upper bits.
+template <bool Encrypt>
+void ccm_kma(const KeySchedule& ks, const CpacfKey& k, uint8_t mac[kBlockSize],
+             uint8_t ctr[kBlockSize], const uint8_t* in, uint8_t* out, size_t n) {
+    const uint32_t low = load_be32(ctr + 12);
+    if (n >= (uint64_t{1} << 32) - low) {
+        while (n != 0) {
+            const size_t m = n < kCcmPass ? n : kCcmPass;
+            if constexpr (Encrypt) cbc_mac(ks, mac, in, m);
+            kma_ctr(k, ctr, in, out, m);
+            if constexpr (!Encrypt) cbc_mac(ks, mac, out, m);
+            in += m * kBlockSize;
+            out += m * kBlockSize;
+            n -= m;
+        }
+        return;
+    }
+    ChainParam mp = chain_param(k, mac);
+    KmaParam cp;
+    std::memset(&cp, 0, sizeof cp);
+    std::memcpy(cp.key, k.key, sizeof cp.key);
+    std::memcpy(cp.j0, ctr, 12);
+    store_be32(cp.cv, low - 1);
+    const unsigned long fc = k.fc | cpacf::kKmaHs | cpacf::kKmaLaad;
+    while (n != 0) {
+        const size_t m = n < kCcmPass ? n : kCcmPass;
+        if constexpr (Encrypt) cpacf::kmac(k.fc, &mp, in, m * kBlockSize);
+        cpacf::kma(fc, &cp, out, in, m * kBlockSize, nullptr, 0);
+        if constexpr (!Encrypt) cpacf::kmac(k.fc, &mp, out, m * kBlockSize);
+        in += m * kBlockSize;
+        out += m * kBlockSize;
+        n -= m;
+    }
+    store_be32(ctr + 12, load_be32(cp.cv) + 1); // the next counter (no carry: see above)
+    finish_chain(mp, mac);
+    secure_wipe(&cp, sizeof cp);
+}
+
+#endif // HWCIPHER_S390X_MSA8
+
 template <bool Encrypt>
 void ccm_crypt(const KeySchedule& ks, uint8_t mac[kBlockSize], uint8_t ctr_block[kBlockSize],
                const uint8_t* in, uint8_t* out, size_t n) {
+#if defined(HWCIPHER_S390X_MSA8)
+    const CpacfKey& k = cpacf_key(ks);
+    if ((k.have & (kHaveKmac | kHaveKma)) == (kHaveKmac | kHaveKma)) {
+        if (n != 0) ccm_kma<Encrypt>(ks, k, mac, ctr_block, in, out, n);
+        return;
+    }
+#endif
     while (n != 0) {
         const size_t m = n < kCcmPass ? n : kCcmPass;
         if constexpr (Encrypt) cbc_mac(ks, mac, in, m);
@@ -606,8 +652,13 @@ bool cmac_last(const KeySchedule& ks, uint8_t x[kBlockSize], const uint8_t* last
 // from the GHASH key (HS), so the CPU never recomputes it. LAAD with no AAD:
 // every text-carrying KMA call in the surveyed software sets it, and with an
 // empty AAD operand it does not change T.
-void kma_crypt(const CpacfKey& k, const GhashKey& hk, bool decrypt, uint8_t ctr[kBlockSize],
-               uint8_t y[kBlockSize], const uint8_t* in, uint8_t* out, size_t n) {
+// Inlined into gcm_encrypt and gcm_decrypt: GCC stopped inlining it into
+// gcm_decrypt once this file grew (GCM decryption +1 instruction per update);
+// inlined into both, a GCM update costs 16 (encryption) / 20 (decryption)
+// fewer instructions than before either.
+[[gnu::always_inline]] inline void kma_crypt(const CpacfKey& k, const GhashKey& hk, bool decrypt,
+                                             uint8_t ctr[kBlockSize], uint8_t y[kBlockSize],
+                                             const uint8_t* in, uint8_t* out, size_t n) {
     KmaParam p;
     std::memset(&p, 0, sizeof p);
     store_be32(p.cv, load_be32(ctr + 12) - 1);

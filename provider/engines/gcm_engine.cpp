@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "cores/byte_order.h"
 #include "cores/modes.h"
 #include "provider/modes/cipher_ctx.h"
 
@@ -20,17 +21,6 @@ namespace {
 // does both in one pass and takes the whole update at once (on s390x that is
 // one KMA call per update instead of one per 2 KiB).
 constexpr size_t kChunkBlocks = 128;
-
-uint32_t load_be32(const uint8_t* p) {
-    return (uint32_t{p[0]} << 24) | (uint32_t{p[1]} << 16) | (uint32_t{p[2]} << 8) | p[3];
-}
-
-void store_be32(uint8_t* p, uint32_t v) {
-    p[0] = static_cast<uint8_t>(v >> 24);
-    p[1] = static_cast<uint8_t>(v >> 16);
-    p[2] = static_cast<uint8_t>(v >> 8);
-    p[3] = static_cast<uint8_t>(v);
-}
 
 void inc32(uint8_t block[kBlockSize]) { store_be32(block + 12, load_be32(block + 12) + 1); }
 

@@ -17,8 +17,8 @@ int CipherMacCtx::init(const uint8_t* key, size_t keylen, const OSSL_PARAM param
     return 1;
 }
 
-bool CipherMacCtx::need_key() const {
-    return has_key() || HWC_FAIL(prov_, kErrNoKeySet, "%s: no key set", mac_);
+void CipherMacCtx::no_key_set() const {
+    HWC_RAISE(prov_, kErrNoKeySet, "%s: no key set", mac_);
 }
 
 bool CipherMacCtx::install_key(const uint8_t* key, size_t keylen) {

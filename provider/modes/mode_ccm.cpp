@@ -25,11 +25,11 @@
 // The message's whole blocks go through ccm_encrypt / ccm_decrypt
 // (cores/modes.h): the core's fused CTR + CBC-MAC kernel, or its CBC-MAC and
 // CTR kernels in L1-sized chunks; the AAD through cbc_mac.
-#include <openssl/crypto.h>
 #include <openssl/params.h>
 
 #include <cstring>
 
+#include "cores/byte_order.h"
 #include "cores/modes.h"
 #include "provider/modes/aead_ctx.h"
 #include "provider/modes/mode_contexts.h"
@@ -39,6 +39,41 @@
 namespace hwc {
 
 namespace {
+
+// Nonces (7..13 bytes) and tags (4, 6, ..., 16 bytes): two fixed-size copies
+// or comparisons of overlapping windows cover any length from 4 to 16, with
+// no library call per message and no branch on the bytes themselves.
+void copy_short(uint8_t* dst, const uint8_t* src, size_t n) {
+    if (n >= 8) {
+        std::memcpy(dst, src, 8);
+        std::memcpy(dst + n - 8, src + n - 8, 8);
+    } else {
+        std::memcpy(dst, src, 4);
+        std::memcpy(dst + n - 4, src + n - 4, 4);
+    }
+}
+
+// Whether the first n bytes of a and b are equal, in constant time (the
+// length is public; the bytes only pass through XOR and OR).
+bool tags_equal(const uint8_t* a, const uint8_t* b, size_t n) {
+    uint64_t diff;
+    if (n >= 8) {
+        uint64_t a0, a1, b0, b1;
+        std::memcpy(&a0, a, 8);
+        std::memcpy(&b0, b, 8);
+        std::memcpy(&a1, a + n - 8, 8);
+        std::memcpy(&b1, b + n - 8, 8);
+        diff = (a0 ^ b0) | (a1 ^ b1);
+    } else {
+        uint32_t a0, a1, b0, b1;
+        std::memcpy(&a0, a, 4);
+        std::memcpy(&b0, b, 4);
+        std::memcpy(&a1, a + n - 4, 4);
+        std::memcpy(&b1, b + n - 4, 4);
+        diff = (a0 ^ b0) | (a1 ^ b1);
+    }
+    return diff == 0;
+}
 
 // The nonce is iv_ (ivlen_ = 15 - L bytes); the tag length M is taglen_.
 class CcmCtx final : public FamilyCtx<CcmCtx, TlsAeadCtx> {
@@ -51,10 +86,18 @@ public:
 
     int update(uint8_t* out, size_t* outl, size_t outsize, const uint8_t* in,
                size_t inl) override {
+        if (inl <= outsize) [[likely]]
+            return run(out, outl, in, inl);
         *outl = 0;
-        return need_output(inl, outsize) ? run(out, outl, in, inl) : 0;
+        return need_output(inl, outsize) ? 1 : 0; // raises "output buffer too small"
     }
     int final(uint8_t* out, size_t* outl, size_t) override {
+        // The usual final, after the data call: run() would come to
+        // finish() and find nothing to do.
+        if (stage_ == Stage::done && key_set_ && !tls_aad_set_ && !failed_) [[likely]] {
+            *outl = 0;
+            return 1;
+        }
         // The same entry as update(out, NULL): nothing is ever emitted here.
         static uint8_t dummy;
         size_t ignored = 0;
@@ -103,15 +146,26 @@ private:
     int run(uint8_t* out, size_t* outl, const uint8_t* in, size_t inl);
     int finish();
     bool declare(size_t mlen);
-    bool data(const uint8_t* in, uint8_t* out, size_t len, const uint8_t* expected,
-              uint8_t* tag_out);
+    // Inlined into run() (one frame for the usual data call) and its two
+    // other callers.
+    [[gnu::always_inline]] inline bool data(const uint8_t* in, uint8_t* out, size_t len,
+                                            const uint8_t* expected, uint8_t* tag_out);
     int tls_record(uint8_t* out, size_t* outl, const uint8_t* in, size_t len);
+    bool set_iv(const uint8_t* iv, size_t ivlen) override {
+        if (ivlen != iv_length()) return KeyedCtx::set_iv(iv, ivlen); // refused there
+        copy_short(iv_, iv, ivlen);
+        iv_set_ = true;
+        return true;
+    }
     void reset_message() {
         stage_ = Stage::idle;
         wipe(mac_, sizeof mac_);
     }
 
-    void counter_block(uint8_t blk[kBlockSize], uint64_t value) const;
+    void format_block(uint8_t blk[kBlockSize], uint8_t flags, uint64_t field) const;
+    uint8_t b0_flags(bool has_aad) const {
+        return static_cast<uint8_t>((has_aad ? 0x40 : 0) | ((taglen_ - 2) / 2) << 3 | (L_ - 1));
+    }
     void begin_mac(bool has_aad);
     void absorb_aad(const uint8_t* a, size_t alen);
     void mac_bytes(const uint8_t* p, size_t len); // whole blocks + a zero-padded tail
@@ -205,17 +259,23 @@ bool CcmCtx::declare(size_t mlen) {
     return true;
 }
 
-void CcmCtx::counter_block(uint8_t blk[kBlockSize], uint64_t value) const {
-    std::memset(blk, 0, kBlockSize);
-    blk[0] = static_cast<uint8_t>(L_ - 1);
-    std::memcpy(blk + 1, iv_, iv_length());
-    for (unsigned i = 0; i < L_; ++i) blk[15 - i] = static_cast<uint8_t>(value >> (8 * i));
+// flags | nonce | `field` in the last L bytes, big-endian (SP 800-38C A.2.1
+// B0 with the message length, A.3 counter block A_i with i). The nonce is
+// the first 15 - L bytes of iv_ (L is 2..8, so the field lies within the
+// last 8 bytes); `field` fits in L bytes (declare() saw to the length).
+void CcmCtx::format_block(uint8_t blk[kBlockSize], uint8_t flags, uint64_t field) const {
+    const uint64_t hi = uint64_t{flags} << 56 | load_be64(iv_) >> 8; // flags, nonce bytes 0..6
+    const uint64_t mask = L_ == 8 ? ~uint64_t{0} : (uint64_t{1} << (8 * L_)) - 1;
+    const uint64_t lo = (load_be64(iv_ + 7) & ~mask) | (field & mask); // nonce 7.., the field
+    store_be64(blk, hi);
+    store_be64(blk + 8, lo);
 }
 
+// The MAC starts as E(K, B0) (here: the message has AAD; without, data()
+// encrypts B0 together with A0).
 void CcmCtx::begin_mac(bool has_aad) {
     uint8_t b0[kBlockSize];
-    counter_block(b0, msglen_);
-    b0[0] = static_cast<uint8_t>((has_aad ? 0x40 : 0) | ((taglen_ - 2) / 2) << 3 | (L_ - 1));
+    format_block(b0, b0_flags(has_aad), msglen_);
     b0_m_ = taglen_;
     ecb_encrypt(*core_, ks_, b0, mac_, 1);
 }
@@ -263,18 +323,37 @@ void CcmCtx::mac_bytes(const uint8_t* p, size_t len) {
 bool CcmCtx::data(const uint8_t* in, uint8_t* out, size_t len, const uint8_t* expected,
                   uint8_t* tag_out) {
     if (expected != nullptr && !tag_set_) return HWC_FAIL(prov_, kErrTagNotSet);
-    if (stage_ != Stage::aad) begin_mac(false);
-    if (b0_m_ != taglen_) {
+    const bool started = stage_ == Stage::aad; // B0 went in with the AAD
+    if (started && b0_m_ != taglen_) {
         HWC_RAISE(prov_, kErrInvalidTagLength, "tag length changed after the aad");
         reset_message();
         return false;
+    }
+    // S0 = E(K, A0) masks the tag. Without AAD the MAC starts here, and
+    // E(K, B0) comes from the same call. A0 is formatted once: B0 differs
+    // from it in the flags and the field (the message length), A1 in the
+    // field's last bit.
+    uint8_t b[2 * kBlockSize]; // B0, A0
+    uint8_t* const s0 = b + kBlockSize;
+    format_block(s0, static_cast<uint8_t>(L_ - 1), 0);
+    const uint64_t a0_hi = load_be64(s0), a0_lo = load_be64(s0 + 8);
+    uint8_t ctr_blk[kBlockSize];
+    store_be64(ctr_blk, a0_hi);
+    store_be64(ctr_blk + 8, a0_lo | 1);
+    if (!started) {
+        const uint64_t flags = b0_flags(false) ^ (L_ - 1);
+        store_be64(b, a0_hi ^ flags << 56);
+        store_be64(b + 8, a0_lo | msglen_);
+        b0_m_ = taglen_;
+        ecb_encrypt(*core_, ks_, b, b, 2);
+        std::memcpy(mac_, b, kBlockSize);
+    } else {
+        ecb_encrypt(*core_, ks_, s0, s0, 1);
     }
     // Counter blocks A1, A2, ... The kernels step all 128 bits, but only the
     // low L bytes may change in CCM: they never wrap, because declare()
     // keeps the length below 2^(8L), so the last counter, ceil(len / 16),
     // stays below 2^(8L - 4) and no carry reaches the nonce or flag bytes.
-    uint8_t ctr_blk[kBlockSize];
-    counter_block(ctr_blk, 1);
     const size_t blocks = len / kBlockSize;
     if (expected == nullptr) ccm_encrypt(*core_, ks_, mac_, ctr_blk, in, out, blocks);
     else ccm_decrypt(*core_, ks_, mac_, ctr_blk, in, out, blocks);
@@ -289,23 +368,22 @@ bool CcmCtx::data(const uint8_t* in, uint8_t* out, size_t len, const uint8_t* ex
         if (expected != nullptr) mac_bytes(tout, tail);
         wipe(pad, sizeof pad);
     }
-    uint8_t s0[kBlockSize];
-    counter_block(s0, 0);
-    ecb_encrypt(*core_, ks_, s0, s0, 1);
-    for (size_t i = 0; i < kBlockSize; ++i) s0[i] ^= mac_[i];
+    uint8_t t[kBlockSize]; // the tag: S0 xor the CBC-MAC
+    store_be64(t, load_be64(s0) ^ load_be64(mac_));
+    store_be64(t + 8, load_be64(s0 + 8) ^ load_be64(mac_ + 8));
     bool ok = true;
     if (expected == nullptr) {
-        std::memcpy(tag_out, s0, taglen_);
+        copy_short(tag_out, t, taglen_);
         tag_ready_ = true;
     } else {
-        ok = CRYPTO_memcmp(s0, expected, taglen_) == 0;
+        ok = tags_equal(t, expected, taglen_);
         if (!ok) wipe(out, len);
         // Decryption consumes the nonce and the expected tag, as the default provider does.
         iv_set_ = false;
         tag_set_ = false;
         wipe(tag_, sizeof tag_);
     }
-    wipe_all(s0, ctr_blk);
+    wipe_all(b, t, ctr_blk);
     reset_message();
     stage_ = Stage::done;
     if (!ok) {
@@ -357,7 +435,7 @@ bool CcmCtx::get_tag(OSSL_PARAM& p) {
         return HWC_FAIL(prov_, kErrTagNotSet, "no tag computed (encrypt the data first)");
     if (p.data_type != OSSL_PARAM_OCTET_STRING || p.data == nullptr || p.data_size != taglen_)
         return HWC_FAIL(prov_, kErrInvalidTagLength, "request exactly the %zu-byte tag", taglen_);
-    std::memcpy(p.data, tag_, taglen_);
+    copy_short(static_cast<uint8_t*>(p.data), tag_, taglen_);
     p.return_size = taglen_;
     // The tag is read once; the nonce must not encrypt another message.
     tag_ready_ = false;
@@ -375,7 +453,7 @@ bool CcmCtx::set_tag(const OSSL_PARAM& p) {
                         n);
     if (p.data != nullptr) {
         if (encrypt_) return HWC_FAIL(prov_, kErrTagNotNeeded);
-        std::memcpy(tag_, p.data, n);
+        copy_short(tag_, static_cast<const uint8_t*>(p.data), n);
         tag_set_ = true;
     }
     taglen_ = n;

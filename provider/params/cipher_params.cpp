@@ -4,6 +4,8 @@
 
 #include <openssl/params.h>
 
+#include <cstring>
+
 #include "provider/modes/aead_ctx.h"
 #include "provider/module/errors.h"
 
@@ -18,8 +20,22 @@ bool set_octets(OSSL_PARAM& p, const uint8_t* data, size_t len) {
     return OSSL_PARAM_set_octet_string(&p, data, len) == 1;
 }
 
-bool size_answer(KeyedCtx& c, OSSL_PARAM& p, size_t value, const char* what) {
+// A size_t parameter (what EVP asks with, per AEAD message: "ivlen",
+// "taglen") is stored here, as OSSL_PARAM_set_size_t would store it; other
+// shapes go through it.
+[[gnu::noinline]] bool size_answer_general(KeyedCtx& c, OSSL_PARAM& p, size_t value,
+                                           const char* what) {
     return OSSL_PARAM_set_size_t(&p, value) || HWC_FAIL(c.prov(), kErrInvalidParam, "%s", what);
+}
+
+inline bool size_answer(KeyedCtx& c, OSSL_PARAM& p, size_t value, const char* what) {
+    if (p.data_type == OSSL_PARAM_UNSIGNED_INTEGER && p.data_size == sizeof value &&
+        p.data != nullptr) {
+        std::memcpy(p.data, &value, sizeof value);
+        p.return_size = sizeof value;
+        return true;
+    }
+    return size_answer_general(c, p, value, what);
 }
 
 bool uint_answer(KeyedCtx& c, OSSL_PARAM& p, unsigned value, const char* what) {
