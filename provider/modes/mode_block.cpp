@@ -76,6 +76,13 @@ int BlockModeCtx::update(uint8_t* out, size_t* outl, size_t outsize, const uint8
     if (!ready()) return 0;
     if (record_mode()) return tls_record(out, outl, outsize, in, inl);
     if (inl == 0) return 1;
+    // The common call: whole blocks, nothing buffered, nothing to hold back.
+    if (bufsz_ == 0 && inl % kBlockSize == 0 && (encrypt_ || !padding_)) {
+        if (!need_output(inl, outsize)) return 0;
+        process(in, out, inl / kBlockSize);
+        *outl = inl;
+        return 1;
+    }
     // With bytes already buffered, output runs `bufsz_` bytes ahead of input,
     // so an in-place (or otherwise overlapping) call would overwrite input it
     // has not read yet. Work from a copy then; the aligned in-place case, the
@@ -120,7 +127,7 @@ int BlockModeCtx::update_disjoint(uint8_t* out, size_t* outl, size_t outsize, co
         inl -= direct;
     }
     // Whatever is left (a partial block, or the held-back last block) waits.
-    std::memcpy(buf_ + bufsz_, in, inl);
+    if (inl != 0) std::memcpy(buf_ + bufsz_, in, inl);
     bufsz_ += inl;
     *outl = emit;
     return 1;
