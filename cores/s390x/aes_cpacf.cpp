@@ -305,8 +305,8 @@ void fill_counters(uint8_t* dst, uint64_t& hi, uint64_t& lo, size_t m) {
     }
 }
 
-// Flattened so that kma_ctr is inlined here: since CCM calls it too, GCC
-// keeps it out of line, which cost a CTR update 4 instructions.
+// Flattened so that kma_ctr is inlined here whatever GCC's heuristics make of
+// its other uses (out of line, a CTR update cost 4 instructions more).
 [[gnu::flatten]] void ctr(const KeySchedule& ks, uint8_t iv[kBlockSize], const uint8_t* in,
                           uint8_t* out, size_t n) {
     const CpacfKey& k = cpacf_key(ks);
@@ -353,24 +353,12 @@ constexpr size_t kCcmPass = 1024;
 // set-up is most of its per-message cost. KMA steps CV in its parameter
 // block, so passes continue from it. When the low 32 bits of the counter
 // would wrap (by the end of this call: the counter after the last block,
-// which a partial last block goes on with, included), the passes go
-// through cbc_mac and kma_ctr instead, which carry into the upper bits.
+// which a partial last block goes on with, included), ccm_crypt takes its
+// generic loop instead, whose ctr() carries into the upper bits.
 template <bool Encrypt>
-void ccm_kma(const KeySchedule& ks, const CpacfKey& k, uint8_t mac[kBlockSize],
-             uint8_t ctr[kBlockSize], const uint8_t* in, uint8_t* out, size_t n) {
+void ccm_kma(const CpacfKey& k, uint8_t mac[kBlockSize], uint8_t ctr[kBlockSize],
+             const uint8_t* in, uint8_t* out, size_t n) {
     const uint32_t low = load_be32(ctr + 12);
-    if (n >= (uint64_t{1} << 32) - low) {
-        while (n != 0) {
-            const size_t m = n < kCcmPass ? n : kCcmPass;
-            if constexpr (Encrypt) cbc_mac(ks, mac, in, m);
-            kma_ctr(k, ctr, in, out, m);
-            if constexpr (!Encrypt) cbc_mac(ks, mac, out, m);
-            in += m * kBlockSize;
-            out += m * kBlockSize;
-            n -= m;
-        }
-        return;
-    }
     ChainParam mp = chain_param(k, mac);
     KmaParam cp;
     std::memset(&cp, 0, sizeof cp);
@@ -399,8 +387,11 @@ void ccm_crypt(const KeySchedule& ks, uint8_t mac[kBlockSize], uint8_t ctr_block
                const uint8_t* in, uint8_t* out, size_t n) {
 #if defined(HWCIPHER_S390X_MSA8)
     const CpacfKey& k = cpacf_key(ks);
-    if ((k.have & (kHaveKmac | kHaveKma)) == (kHaveKmac | kHaveKma)) {
-        if (n != 0) ccm_kma<Encrypt>(ks, k, mac, ctr_block, in, out, n);
+    // A call whose counter would wrap takes the loop below, whose ctr()
+    // carries into the upper bits (kma_ctr).
+    if ((k.have & (kHaveKmac | kHaveKma)) == (kHaveKmac | kHaveKma) &&
+        n < (uint64_t{1} << 32) - load_be32(ctr_block + 12)) {
+        if (n != 0) ccm_kma<Encrypt>(k, mac, ctr_block, in, out, n);
         return;
     }
 #endif
