@@ -53,26 +53,22 @@ void copy_short(uint8_t* dst, const uint8_t* src, size_t n) {
     }
 }
 
+// The OR of the XORs of a's and b's first and last W-sized windows: zero
+// exactly when their first n bytes are equal (sizeof(W) <= n <= 2 sizeof(W)).
+template <class W>
+W window_diff(const uint8_t* a, const uint8_t* b, size_t n) {
+    W a0, a1, b0, b1;
+    std::memcpy(&a0, a, sizeof(W));
+    std::memcpy(&b0, b, sizeof(W));
+    std::memcpy(&a1, a + n - sizeof(W), sizeof(W));
+    std::memcpy(&b1, b + n - sizeof(W), sizeof(W));
+    return (a0 ^ b0) | (a1 ^ b1);
+}
+
 // Whether the first n bytes of a and b are equal, in constant time (the
 // length is public; the bytes only pass through XOR and OR).
 bool tags_equal(const uint8_t* a, const uint8_t* b, size_t n) {
-    uint64_t diff;
-    if (n >= 8) {
-        uint64_t a0, a1, b0, b1;
-        std::memcpy(&a0, a, 8);
-        std::memcpy(&b0, b, 8);
-        std::memcpy(&a1, a + n - 8, 8);
-        std::memcpy(&b1, b + n - 8, 8);
-        diff = (a0 ^ b0) | (a1 ^ b1);
-    } else {
-        uint32_t a0, a1, b0, b1;
-        std::memcpy(&a0, a, 4);
-        std::memcpy(&b0, b, 4);
-        std::memcpy(&a1, a + n - 4, 4);
-        std::memcpy(&b1, b + n - 4, 4);
-        diff = (a0 ^ b0) | (a1 ^ b1);
-    }
-    return diff == 0;
+    return (n >= 8 ? window_diff<uint64_t>(a, b, n) : window_diff<uint32_t>(a, b, n)) == 0;
 }
 
 // The nonce is iv_ (ivlen_ = 15 - L bytes); the tag length M is taglen_.
