@@ -15,6 +15,7 @@
 #include <openssl/params.h>
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <map>
 #include <memory>
@@ -350,6 +351,95 @@ TEST_P(Catalogue, CtxParamsAfterInitMatchReference) {
         EXPECT_STREQ(ma, mb);
     }
     take_errors();
+}
+
+// The parameter look-up (provider/params/param_table.h finds a key through a
+// hash of its first bytes): on every hwcipher cipher, after init, each listed
+// context key is found (answered, or refused with an error; never ignored),
+// alone and all in one array, and keys that differ from a listed one by a
+// last character added or removed or by their first character are ignored
+// as unknown (get and set succeed and touch nothing).
+TEST(ParamLookup, ListedKeysFoundNearMissesIgnored) {
+    std::vector<std::string> names;
+    EVP_CIPHER_do_all_provided(
+        libctx(),
+        [](EVP_CIPHER* c, void* arg) {
+            if (std::string(OSSL_PROVIDER_get0_name(EVP_CIPHER_get0_provider(c))) == "hwcipher")
+                static_cast<std::vector<std::string>*>(arg)->push_back(EVP_CIPHER_get0_name(c));
+        },
+        &names);
+    ASSERT_GE(names.size(), 100u);
+    for (const std::string& name : names) {
+        CipherPtr c(fetch_hwcipher(name), EVP_CIPHER_free);
+        ASSERT_NE(c, nullptr) << name;
+        CtxPtr ctx(EVP_CIPHER_CTX_new(), EVP_CIPHER_CTX_free);
+        const Bytes key = random_bytes(EVP_CIPHER_get_key_length(c.get()));
+        const Bytes iv = random_bytes(EVP_CIPHER_get_iv_length(c.get()) + 1);
+        ASSERT_TRUE(EVP_EncryptInit_ex2(ctx.get(), c.get(), key.data(),
+                                        EVP_CIPHER_get_iv_length(c.get()) ? iv.data() : nullptr, nullptr))
+            << name << take_errors();
+        const auto gets = param_list(EVP_CIPHER_gettable_ctx_params(c.get()));
+        const auto sets = param_list(EVP_CIPHER_settable_ctx_params(c.get()));
+        ASSERT_FALSE(gets.empty()) << name;
+
+        // One get of `key` into a fresh buffer of `type`: 1 if answered,
+        // 0 if refused (with an error), -1 if ignored.
+        auto get_one = [&](const std::string& k, unsigned type) {
+            alignas(16) unsigned char buf[64] = {};
+            OSSL_PARAM p[2] = {{k.c_str(), type, buf, sizeof buf, OSSL_PARAM_UNMODIFIED},
+                               OSSL_PARAM_construct_end()};
+            if (type == OSSL_PARAM_INTEGER || type == OSSL_PARAM_UNSIGNED_INTEGER) p[0].data_size = sizeof(size_t);
+            if (type == OSSL_PARAM_OCTET_PTR || type == OSSL_PARAM_UTF8_PTR) p[0].data_size = 0;
+            const int ok = EVP_CIPHER_CTX_get_params(ctx.get(), p);
+            const bool has_error = !take_errors().empty();
+            if (ok == 0) return has_error ? 0 : -2; // refused without saying why
+            return p[0].return_size == OSSL_PARAM_UNMODIFIED ? -1 : 1;
+        };
+        // CCM lists "tlsivgen" as the default provider of 3.0-3.5 does,
+        // which never serves it for CCM either (test_ccm_api.cpp).
+        const bool ccm = name.size() > 4 && name.compare(name.size() - 4, 4, "-CCM") == 0;
+        auto unserved = [&](const std::string& k) { return ccm && k == OSSL_CIPHER_PARAM_AEAD_TLS1_GET_IV_GEN; };
+        std::vector<OSSL_PARAM> all;
+        std::vector<std::array<unsigned char, 64>> bufs(gets.size() + 1);
+        bool every_one_answered = true;
+        for (const auto& [k, type] : gets) {
+            const int r = get_one(k, type);
+            const bool listed_unserved = unserved(k);
+            if (listed_unserved)
+                EXPECT_EQ(r, -1) << name << " \"" << k << "\" is answered now: drop the exception";
+            else
+                EXPECT_GE(r, 0) << name << " get \"" << k << "\": " << (r == -1 ? "ignored" : "refused without an error");
+            every_one_answered &= r == 1 || listed_unserved;
+            std::vector<std::string> misses = {k + "x", std::string(1, static_cast<char>(k[0] ^ 0x20)) + k.substr(1)};
+            if (k.size() > 1) misses.push_back(k.substr(0, k.size() - 1));
+            for (const std::string& m : misses) {
+                if (gets.count(m) || sets.count(m)) continue;
+                EXPECT_EQ(get_one(m, type), -1) << name << " get \"" << m << "\" (near \"" << k << "\")";
+                const size_t v = 0;
+                const OSSL_PARAM sp[2] = {OSSL_PARAM_construct_size_t(m.c_str(), const_cast<size_t*>(&v)),
+                                          OSSL_PARAM_construct_end()};
+                EXPECT_EQ(EVP_CIPHER_CTX_set_params(ctx.get(), sp), 1)
+                    << name << " set \"" << m << "\" (near \"" << k << "\")" << take_errors();
+            }
+        }
+        // All keys in one array (the several-entry path), plus one unknown.
+        if (every_one_answered) {
+            size_t i = 0;
+            for (const auto& [k, type] : gets) {
+                all.push_back({k.c_str(), type, bufs[i++].data(), 64, OSSL_PARAM_UNMODIFIED});
+                if (type == OSSL_PARAM_INTEGER || type == OSSL_PARAM_UNSIGNED_INTEGER) all.back().data_size = sizeof(size_t);
+                if (type == OSSL_PARAM_OCTET_PTR || type == OSSL_PARAM_UTF8_PTR) all.back().data_size = 0;
+            }
+            all.push_back(OSSL_PARAM_construct_size_t("no-such-key", reinterpret_cast<size_t*>(bufs[i].data())));
+            all.push_back(OSSL_PARAM_construct_end());
+            EXPECT_EQ(EVP_CIPHER_CTX_get_params(ctx.get(), all.data()), 1) << name << take_errors();
+            for (size_t j = 0; j + 2 < all.size(); ++j) {
+                if (unserved(all[j].key)) continue;
+                EXPECT_NE(all[j].return_size, OSSL_PARAM_UNMODIFIED) << name << " \"" << all[j].key << "\" in one array";
+            }
+            EXPECT_EQ(all[all.size() - 2].return_size, OSSL_PARAM_UNMODIFIED) << name;
+        }
+    }
 }
 
 std::string param_name(const ::testing::TestParamInfo<std::string>& info) {

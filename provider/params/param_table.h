@@ -51,7 +51,10 @@ struct Param {
     ParamType type{};
     bool (*handle)(Ctx&, P&) = nullptr;
     bool listed = true;
-    char first = 0; // key[0], filled in by ParamTable: most keys differ there
+    // Filled in by ParamTable: the key's prefix (key_prefix) and the next row
+    // (1-based, 0 for none) whose prefix lands in the same look-up slot.
+    uint32_t prefix = 0;
+    uint8_t next = 0;
 };
 template <class Ctx> using Getter = Param<Ctx, OSSL_PARAM>;
 template <class Ctx> using Setter = Param<Ctx, const OSSL_PARAM>;
@@ -64,12 +67,38 @@ inline constexpr const char* kParamIvGenerated = "iv-generated";
 // default provider lists for every cipher; 0 for all of hwcipher's).
 inline constexpr const char* kParamEncryptThenMac = "encrypt-then-mac";
 
-// Exact key equality; keys differ mostly in their first bytes. strcmp: GCC
-// emits it inline on s390x (CLST), where the byte loop it replaces cost ~8
-// instructions per character on every parameter EVP asks per AEAD message.
+// Exact key equality. strcmp: GCC emits it inline on s390x (CLST), where the
+// byte loop it replaces cost ~8 instructions per character on every
+// parameter EVP asks per AEAD message.
 inline bool param_key_is(const char* a, const char* b) { return std::strcmp(a, b) == 0; }
 
 inline constexpr size_t kMaxParamRows = 16;
+
+// How a key is found: its first four bytes (fewer when it is shorter; never
+// past its end) as one number pick one of kParamSlots slots through a
+// multiplicative hash whose multiplier each table chooses at compile time so
+// that no two of its prefixes share a slot. A key then costs one hash and,
+// only when it is longer than its prefix, one strcmp of the rest, instead of
+// a scan of the rows: EVP asks three to six parameters per AEAD message, each
+// in its own call.
+inline constexpr unsigned kParamSlotBits = 6;
+inline constexpr size_t kParamSlots = size_t{1} << kParamSlotBits;
+
+constexpr uint32_t key_prefix(const char* k) {
+    uint32_t v = static_cast<unsigned char>(k[0]);
+    if (k[0] == '\0' || k[1] == '\0') return v;
+    v |= uint32_t{static_cast<unsigned char>(k[1])} << 8;
+    if (k[2] == '\0') return v;
+    v |= uint32_t{static_cast<unsigned char>(k[2])} << 16;
+    return v | uint32_t{static_cast<unsigned char>(k[3])} << 24;
+}
+constexpr unsigned param_slot(uint32_t prefix, uint32_t mult) {
+    return (prefix * mult) >> (32 - kParamSlotBits);
+}
+// A key that ended inside its prefix: equal prefixes are then equal keys.
+constexpr bool prefix_is_whole_key(uint32_t prefix) { return (prefix >> 24) == 0; }
+
+inline constexpr std::array<uint8_t, kParamSlots> kNoParamSlots{};
 
 // A table seen without its size: rows, their count and the OSSL_PARAM list.
 template <class Ctx, class P>
@@ -77,6 +106,8 @@ struct ParamSpan {
     const Param<Ctx, P>* rows = nullptr;
     size_t count = 0;
     const OSSL_PARAM* list = nullptr;
+    const uint8_t* slots = kNoParamSlots.data(); // 1-based first row per slot, 0 for none
+    uint32_t mult = 1;
 
     // Takes each row's parameter from `params` in one pass (the first entry
     // with the row's key, as OSSL_PARAM_locate would find it), then runs the
@@ -97,14 +128,12 @@ struct ParamSpan {
         P* found[kMaxParamRows];
         uint32_t seen = 0;
         for (P* p = params; p->key != nullptr; ++p) {
-            const char c = p->key[0];
-            for (size_t i = 0; i < count; ++i) {
-                if (rows[i].first != c || !param_key_is(p->key + 1, rows[i].key + 1)) continue;
-                if ((seen >> i & 1) == 0) {
-                    found[i] = p;
-                    seen |= uint32_t{1} << i;
-                }
-                break;
+            const Param<Ctx, P>* r = find(p->key);
+            if (r == nullptr) continue;
+            const size_t i = static_cast<size_t>(r - rows);
+            if ((seen >> i & 1) == 0) {
+                found[i] = p;
+                seen |= uint32_t{1} << i;
             }
         }
         for (; seen != 0; seen &= seen - 1) {
@@ -115,8 +144,12 @@ struct ParamSpan {
     }
 
     const Param<Ctx, P>* find(const char* key) const {
-        for (size_t i = 0; i < count; ++i)
-            if (rows[i].first == key[0] && param_key_is(key + 1, rows[i].key + 1)) return &rows[i];
+        const uint32_t prefix = key_prefix(key);
+        for (unsigned i = slots[param_slot(prefix, mult)]; i != 0; i = rows[i - 1].next) {
+            const Param<Ctx, P>& r = rows[i - 1];
+            if (r.prefix != prefix) continue;
+            if (prefix_is_whole_key(prefix) || param_key_is(key + 4, r.key + 4)) return &r;
+        }
         return nullptr;
     }
 };
@@ -132,18 +165,44 @@ public:
         for (size_t i = 0; i < N; ++i) {
             Param<Ctx, P>& r = rows_[i];
             if (r.key == nullptr || r.key[0] == '\0') throw "a row without a key";
-            r.first = r.key[0];
+            r.prefix = key_prefix(r.key);
             for (size_t j = 0; j < i; ++j)
                 if (std::string_view(rows_[j].key) == r.key) throw "two rows with one key";
             if (r.listed) list_[n++] = OSSL_PARAM{r.key, r.type.data_type, nullptr, r.type.size,
                                                   OSSL_PARAM_UNMODIFIED};
         }
+        mult_ = choose_multiplier();
+        // Chain the rows of each slot (only rows sharing a prefix share one),
+        // in row order.
+        for (size_t i = N; i-- > 0;) {
+            uint8_t& head = slots_[param_slot(rows_[i].prefix, mult_)];
+            rows_[i].next = head;
+            head = static_cast<uint8_t>(i + 1);
+        }
     }
-    constexpr ParamSpan<Ctx, P> span() const { return {rows_.data(), N, list_.data()}; }
+    constexpr ParamSpan<Ctx, P> span() const {
+        return {rows_.data(), N, list_.data(), slots_.data(), mult_};
+    }
 
 private:
+    // The first odd multiplier, counting from a golden-ratio constant, under
+    // which rows with different prefixes land in different slots.
+    consteval uint32_t choose_multiplier() const {
+        for (uint32_t mult = 0x9E3779B1u, tries = 0; tries < 100000; mult += 2, ++tries) {
+            bool clash = false;
+            for (size_t i = 0; i < N && !clash; ++i)
+                for (size_t j = 0; j < i && !clash; ++j)
+                    clash = rows_[i].prefix != rows_[j].prefix &&
+                            param_slot(rows_[i].prefix, mult) == param_slot(rows_[j].prefix, mult);
+            if (!clash) return mult;
+        }
+        throw "no multiplier separates the rows' prefixes";
+    }
+
     std::array<Param<Ctx, P>, N> rows_;
     std::array<OSSL_PARAM, N + 1> list_{}; // ends in OSSL_PARAM_END (all zero)
+    std::array<uint8_t, kParamSlots> slots_{};
+    uint32_t mult_ = 1;
 };
 
 // A context family's two tables: what it answers and what it accepts.
