@@ -32,12 +32,7 @@ public:
         *outl = 0;
         return 1;
     }
-    int get_ctx_params(OSSL_PARAM params[]) final {
-        return param_tables().gets.apply(*this, params) ? 1 : 0;
-    }
-    int set_ctx_params(const OSSL_PARAM params[]) final {
-        return param_tables().sets.apply(*this, params) ? 1 : 0;
-    }
+    // get_ctx_params and set_ctx_params: FamilyCtx, from the family's tables.
 
     // ---- what the shared parameter rows read -----------------------------
     size_t key_len() const { return key_bytes(*row_); }
@@ -53,8 +48,6 @@ public:
 
 protected:
     KeyedCtx(const KeyedCtx&) = default;
-
-    virtual const ContextParams<KeyedCtx>& param_tables() const = 0;
 
     // ---- the init sequence's hooks ----------------------------------------
     // Forget the message or stream in progress (every init).
@@ -123,9 +116,15 @@ public:
     CipherCtx* clone() const final {
         return new (std::nothrow) Derived(static_cast<const Derived&>(*this));
     }
-
-protected:
-    const CipherParams& param_tables() const final { return Derived::kParams.params; }
+    // Here rather than in KeyedCtx: the tables are then constants where the
+    // look-up is compiled, and EVP's calls (several per AEAD message) cost one
+    // virtual call each instead of two.
+    int get_ctx_params(OSSL_PARAM params[]) final {
+        return Derived::kParams.params.gets.apply(*this, params) ? 1 : 0;
+    }
+    int set_ctx_params(const OSSL_PARAM params[]) final {
+        return Derived::kParams.params.sets.apply(*this, params) ? 1 : 0;
+    }
 };
 
 template <class Ctx>
