@@ -413,16 +413,33 @@ void ocb_kernel(const KeySchedule& ks, OcbState& st, const uint8_t* in, uint8_t*
     if (n >= head + 2 * kStep) {
         for_steps(head, serial_step); // head < kStep: one step at most
         n -= head;
+        // The pattern, register j holding P[4j+1..4j+4], where P[i] =
+        // L[ntz(1)] ^ ... ^ L[ntz(i)]. Step m flips bit ntz(m) of the Gray
+        // code m ^ (m >> 1), so P[i] is the XOR of L[k] over the set bits k
+        // of i ^ (i >> 1); with ntz(4j+1) = ntz(4j+3) = 0, ntz(4j+2) = 1 and
+        // ntz(4j+4) = 2 + ntz(j+1), register j is P[4j] (some of L1..L4) ^
+        // (L0, L0^L1, L1, L1 ^ L[2+ntz(j+1)]). Each register is a few XORs
+        // of broadcast rows, none waiting on another (31 serial XORs and a
+        // trip through the stack before). Lane 3 of the last register
+        // leaves out L[ntz(s + kStep)], which each step adds.
         __m512i q[kRegs];
         {
-            __m128i x = _mm_setzero_si128(), p[kStep];
-            for (size_t m = 1; m < kStep; ++m) {
-                x = _mm_xor_si128(x, load128(l[std::countr_zero(m)]));
-                p[m - 1] = x;
+            __m512i lb[5];
+#pragma GCC unroll 5
+            for (size_t k = 0; k < 5; ++k) lb[k] = _mm512_broadcast_i32x4(load128(l[k]));
+            // (L0, L0^L1, L1, L1): masks select 64-bit elements, two a lane.
+            const __m512i w = _mm512_mask_mov_epi64(
+                _mm512_mask_xor_epi64(lb[1], 0x0c, lb[0], lb[1]), 0x03, lb[0]);
+#pragma GCC unroll 8
+            for (size_t j = 0; j < kRegs; ++j) {
+                const size_t g = 4 * j ^ 2 * j; // Gray code of 4j
+                __m512i r = w;
+                if (j + 1 < kRegs)
+                    r = _mm512_mask_xor_epi64(r, 0xc0, r, lb[2 + std::countr_zero(j + 1)]);
+                for (size_t k = 1; k < 5; ++k)
+                    if (g >> k & 1) r = _mm512_xor_si512(r, lb[k]);
+                q[j] = r;
             }
-            p[kStep - 1] = x; // + L[ntz(s + kStep)], per step
-            for (size_t j = 0; j < kRegs; ++j)
-                q[j] = lanes4(p[4 * j], p[4 * j + 1], p[4 * j + 2], p[4 * j + 3]);
         }
         const Step<kRegs> s(4);
         for (; n >= kStep; n -= kStep, in += 16 * kStep, out += 16 * kStep) {
