@@ -351,22 +351,25 @@ void xts_kernel(const KeySchedule& ks, uint8_t tweak[16], const uint8_t* in, uin
         _mm256_inserti128_si256(_mm256_castsi128_si256(o2), o3, 1), 1);
 }
 
-// One step with offsets `o`; `sum` collects the plaintext.
+// One step with offsets o[j] ^ base, `base` being common to the step's
+// blocks and passed already XORed into round key 0 (`first`) and the last
+// round key (`last`); `sum` collects the plaintext.
 template <unsigned NR, bool Enc, size_t M>
 [[gnu::always_inline]] inline __m512i ocb_step(const ZmmKeys<NR>& rk, const Step<M>& s,
-                                               const __m512i (&o)[M], __m512i sum,
-                                               const uint8_t* in, uint8_t* out) {
+                                               const __m512i (&o)[M], __m512i first,
+                                               __m512i last, __m512i sum, const uint8_t* in,
+                                               uint8_t* out) {
     __m512i b[M];
 #pragma GCC unroll 8
     for (size_t j = 0; j < M; ++j) {
         const __m512i x = s.load(in, j);
         if constexpr (Enc) sum = _mm512_xor_si512(sum, x);
-        b[j] = xor3(x, o[j], rk.k[0]);
+        b[j] = xor3(x, o[j], first);
     }
     middle_rounds<NR, Enc>(rk, b);
 #pragma GCC unroll 8
     for (size_t j = 0; j < M; ++j) {
-        const __m512i p = last_round<Enc>(b[j], _mm512_xor_si512(o[j], rk.k[NR]));
+        const __m512i p = last_round<Enc>(b[j], _mm512_xor_si512(o[j], last));
         if constexpr (!Enc) sum = _mm512_xor_si512(sum, s.only_blocks(j, p));
         s.store(out, j, p);
     }
@@ -405,7 +408,7 @@ void ocb_kernel(const KeySchedule& ks, OcbState& st, const uint8_t* in, uint8_t*
         }
         offset = off;
         blocks = count;
-        sum = ocb_step<NR, Enc>(rk, s, o, sum, in, out);
+        sum = ocb_step<NR, Enc>(rk, s, o, rk.k[0], rk.k[NR], sum, in, out);
         in += 16 * s.blocks(), out += 16 * s.blocks();
     };
     // The pattern pays for itself from two aligned steps on.
@@ -442,17 +445,22 @@ void ocb_kernel(const KeySchedule& ks, OcbState& st, const uint8_t* in, uint8_t*
             }
         }
         const Step<kRegs> s(4);
+        // The step's start offset goes into its two keys once (two XORs a
+        // step, not one per register), the pattern being the o[j].
+        const __m128i p_last = _mm512_extracti32x4_epi32(q[kRegs - 1], 3);
         for (; n >= kStep; n -= kStep, in += 16 * kStep, out += 16 * kStep) {
-            const __m512i base = _mm512_broadcast_i32x4(offset);
+            blocks += kStep;
+            const __m128i l_step = load128(l[std::countr_zero(blocks)]);
             __m512i o[kRegs];
 #pragma GCC unroll 8
-            for (size_t j = 0; j < kRegs; ++j) o[j] = _mm512_xor_si512(base, q[j]);
-            blocks += kStep;
-            o[kRegs - 1] = _mm512_xor_si512(
-                o[kRegs - 1],
-                _mm512_maskz_broadcast_i32x4(0xf000, load128(l[std::countr_zero(blocks)])));
-            offset = _mm512_extracti32x4_epi32(o[kRegs - 1], 3);
-            sum = ocb_step<NR, Enc>(rk, s, o, sum, in, out);
+            for (size_t j = 0; j + 1 < kRegs; ++j) o[j] = q[j];
+            o[kRegs - 1] =
+                _mm512_xor_si512(q[kRegs - 1], _mm512_maskz_broadcast_i32x4(0xf000, l_step));
+            const __m512i base = _mm512_broadcast_i32x4(offset);
+            sum = ocb_step<NR, Enc>(rk, s, o, _mm512_xor_si512(base, rk.k[0]),
+                                    _mm512_xor_si512(base, rk.k[NR]), sum, in, out);
+            // The step's last offset: base ^ P[kStep - 1] ^ L[ntz(s + kStep)].
+            offset = _mm_ternarylogic_epi64(offset, p_last, l_step, 0x96);
         }
     }
     for_steps(n, serial_step);
