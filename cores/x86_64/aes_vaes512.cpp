@@ -351,22 +351,25 @@ void xts_kernel(const KeySchedule& ks, uint8_t tweak[16], const uint8_t* in, uin
         _mm256_inserti128_si256(_mm256_castsi128_si256(o2), o3, 1), 1);
 }
 
-// One step with offsets `o`; `sum` collects the plaintext.
+// One step with offsets o[j] ^ base, `base` being common to the step's
+// blocks and passed already XORed into round key 0 (`first`) and the last
+// round key (`last`); `sum` collects the plaintext.
 template <unsigned NR, bool Enc, size_t M>
 [[gnu::always_inline]] inline __m512i ocb_step(const ZmmKeys<NR>& rk, const Step<M>& s,
-                                               const __m512i (&o)[M], __m512i sum,
-                                               const uint8_t* in, uint8_t* out) {
+                                               const __m512i (&o)[M], __m512i first,
+                                               __m512i last, __m512i sum, const uint8_t* in,
+                                               uint8_t* out) {
     __m512i b[M];
 #pragma GCC unroll 8
     for (size_t j = 0; j < M; ++j) {
         const __m512i x = s.load(in, j);
         if constexpr (Enc) sum = _mm512_xor_si512(sum, x);
-        b[j] = xor3(x, o[j], rk.k[0]);
+        b[j] = xor3(x, o[j], first);
     }
     middle_rounds<NR, Enc>(rk, b);
 #pragma GCC unroll 8
     for (size_t j = 0; j < M; ++j) {
-        const __m512i p = last_round<Enc>(b[j], _mm512_xor_si512(o[j], rk.k[NR]));
+        const __m512i p = last_round<Enc>(b[j], _mm512_xor_si512(o[j], last));
         if constexpr (!Enc) sum = _mm512_xor_si512(sum, s.only_blocks(j, p));
         s.store(out, j, p);
     }
@@ -405,7 +408,7 @@ void ocb_kernel(const KeySchedule& ks, OcbState& st, const uint8_t* in, uint8_t*
         }
         offset = off;
         blocks = count;
-        sum = ocb_step<NR, Enc>(rk, s, o, sum, in, out);
+        sum = ocb_step<NR, Enc>(rk, s, o, rk.k[0], rk.k[NR], sum, in, out);
         in += 16 * s.blocks(), out += 16 * s.blocks();
     };
     // The pattern pays for itself from two aligned steps on.
@@ -413,29 +416,51 @@ void ocb_kernel(const KeySchedule& ks, OcbState& st, const uint8_t* in, uint8_t*
     if (n >= head + 2 * kStep) {
         for_steps(head, serial_step); // head < kStep: one step at most
         n -= head;
+        // The pattern, register j holding P[4j+1..4j+4], where P[i] =
+        // L[ntz(1)] ^ ... ^ L[ntz(i)]. Step m flips bit ntz(m) of the Gray
+        // code m ^ (m >> 1), so P[i] is the XOR of L[k] over the set bits k
+        // of i ^ (i >> 1); with ntz(4j+1) = ntz(4j+3) = 0, ntz(4j+2) = 1 and
+        // ntz(4j+4) = 2 + ntz(j+1), register j is P[4j] (some of L1..L4) ^
+        // (L0, L0^L1, L1, L1 ^ L[2+ntz(j+1)]). Each register is a few XORs
+        // of broadcast rows, none waiting on another (31 serial XORs and a
+        // trip through the stack before). Lane 3 of the last register
+        // leaves out L[ntz(s + kStep)], which each step adds.
         __m512i q[kRegs];
         {
-            __m128i x = _mm_setzero_si128(), p[kStep];
-            for (size_t m = 1; m < kStep; ++m) {
-                x = _mm_xor_si128(x, load128(l[std::countr_zero(m)]));
-                p[m - 1] = x;
+            __m512i lb[5];
+#pragma GCC unroll 5
+            for (size_t k = 0; k < 5; ++k) lb[k] = _mm512_broadcast_i32x4(load128(l[k]));
+            // (L0, L0^L1, L1, L1): masks select 64-bit elements, two a lane.
+            const __m512i w = _mm512_mask_mov_epi64(
+                _mm512_mask_xor_epi64(lb[1], 0x0c, lb[0], lb[1]), 0x03, lb[0]);
+#pragma GCC unroll 8
+            for (size_t j = 0; j < kRegs; ++j) {
+                const size_t g = 4 * j ^ 2 * j; // Gray code of 4j
+                __m512i r = w;
+                if (j + 1 < kRegs)
+                    r = _mm512_mask_xor_epi64(r, 0xc0, r, lb[2 + std::countr_zero(j + 1)]);
+                for (size_t k = 1; k < 5; ++k)
+                    if (g >> k & 1) r = _mm512_xor_si512(r, lb[k]);
+                q[j] = r;
             }
-            p[kStep - 1] = x; // + L[ntz(s + kStep)], per step
-            for (size_t j = 0; j < kRegs; ++j)
-                q[j] = lanes4(p[4 * j], p[4 * j + 1], p[4 * j + 2], p[4 * j + 3]);
         }
         const Step<kRegs> s(4);
+        // The step's start offset goes into its two keys once (two XORs a
+        // step, not one per register), the pattern being the o[j].
+        const __m128i p_last = _mm512_extracti32x4_epi32(q[kRegs - 1], 3);
         for (; n >= kStep; n -= kStep, in += 16 * kStep, out += 16 * kStep) {
-            const __m512i base = _mm512_broadcast_i32x4(offset);
+            blocks += kStep;
+            const __m128i l_step = load128(l[std::countr_zero(blocks)]);
             __m512i o[kRegs];
 #pragma GCC unroll 8
-            for (size_t j = 0; j < kRegs; ++j) o[j] = _mm512_xor_si512(base, q[j]);
-            blocks += kStep;
-            o[kRegs - 1] = _mm512_xor_si512(
-                o[kRegs - 1],
-                _mm512_maskz_broadcast_i32x4(0xf000, load128(l[std::countr_zero(blocks)])));
-            offset = _mm512_extracti32x4_epi32(o[kRegs - 1], 3);
-            sum = ocb_step<NR, Enc>(rk, s, o, sum, in, out);
+            for (size_t j = 0; j + 1 < kRegs; ++j) o[j] = q[j];
+            o[kRegs - 1] =
+                _mm512_xor_si512(q[kRegs - 1], _mm512_maskz_broadcast_i32x4(0xf000, l_step));
+            const __m512i base = _mm512_broadcast_i32x4(offset);
+            sum = ocb_step<NR, Enc>(rk, s, o, _mm512_xor_si512(base, rk.k[0]),
+                                    _mm512_xor_si512(base, rk.k[NR]), sum, in, out);
+            // The step's last offset: base ^ P[kStep - 1] ^ L[ntz(s + kStep)].
+            offset = _mm_ternarylogic_epi64(offset, p_last, l_step, 0x96);
         }
     }
     for_steps(n, serial_step);
