@@ -24,7 +24,7 @@ namespace hwc {
 namespace {
 
 constexpr size_t kGmacSize = 16;
-constexpr size_t kMaxIvLen = 1024; // as GCM in modes/mode_gcm.cpp
+constexpr size_t kMaxIvLen = GcmEngine::kMaxIvLen;
 
 class GmacCtx final : public CipherMacCtx {
 public:
