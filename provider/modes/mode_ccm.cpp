@@ -41,8 +41,8 @@ namespace hwc {
 namespace {
 
 // Nonces (7..13 bytes) and tags (4, 6, ..., 16 bytes): two fixed-size copies
-// or comparisons of overlapping windows cover any length from 4 to 16, with
-// no library call per message and no branch on the bytes themselves.
+// of overlapping windows cover any length from 4 to 16, with no library call
+// per message (tags_equal compares them the same way).
 void copy_short(uint8_t* dst, const uint8_t* src, size_t n) {
     if (n >= 8) {
         std::memcpy(dst, src, 8);
@@ -51,24 +51,6 @@ void copy_short(uint8_t* dst, const uint8_t* src, size_t n) {
         std::memcpy(dst, src, 4);
         std::memcpy(dst + n - 4, src + n - 4, 4);
     }
-}
-
-// The OR of the XORs of a's and b's first and last W-sized windows: zero
-// exactly when their first n bytes are equal (sizeof(W) <= n <= 2 sizeof(W)).
-template <class W>
-W window_diff(const uint8_t* a, const uint8_t* b, size_t n) {
-    W a0, a1, b0, b1;
-    std::memcpy(&a0, a, sizeof(W));
-    std::memcpy(&b0, b, sizeof(W));
-    std::memcpy(&a1, a + n - sizeof(W), sizeof(W));
-    std::memcpy(&b1, b + n - sizeof(W), sizeof(W));
-    return (a0 ^ b0) | (a1 ^ b1);
-}
-
-// Whether the first n bytes of a and b are equal, in constant time (the
-// length is public; the bytes only pass through XOR and OR).
-bool tags_equal(const uint8_t* a, const uint8_t* b, size_t n) {
-    return (n >= 8 ? window_diff<uint64_t>(a, b, n) : window_diff<uint32_t>(a, b, n)) == 0;
 }
 
 // The nonce is iv_ (ivlen_ = 15 - L bytes); the tag length M is taglen_.
