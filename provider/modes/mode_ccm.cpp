@@ -127,7 +127,7 @@ private:
     // Inlined into run() (one frame for the usual data call) and its two
     // other callers.
     [[gnu::always_inline]] inline bool data(const uint8_t* in, uint8_t* out, size_t len,
-                                            const uint8_t* expected, uint8_t* tag_out);
+                                            uint8_t* tag);
     int tls_record(uint8_t* out, size_t* outl, const uint8_t* in, size_t len);
     bool set_iv(const uint8_t* iv, size_t ivlen) override {
         if (ivlen != iv_length()) return KeyedCtx::set_iv(iv, ivlen); // refused there
@@ -207,7 +207,7 @@ int CcmCtx::run(uint8_t* out, size_t* outl, const uint8_t* in, size_t inl) {
     if (inl != msglen_)
         return HWC_FAIL(prov_, kErrCcmLengthMismatch, "declared %llu bytes, got %zu",
                         static_cast<unsigned long long>(msglen_), inl);
-    if (!data(in, out, inl, encrypt_ ? nullptr : tag_, encrypt_ ? tag_ : nullptr)) return 0;
+    if (!data(in, out, inl, tag_)) return 0;
     *outl = inl;
     return 1;
 }
@@ -224,7 +224,7 @@ int CcmCtx::finish() {
     if (stage_ == Stage::idle && !declare(0)) return 0;
     static const uint8_t none = 0;
     uint8_t sink = 0;
-    return data(&none, &sink, 0, encrypt_ ? nullptr : tag_, encrypt_ ? tag_ : nullptr) ? 1 : 0;
+    return data(&none, &sink, 0, tag_) ? 1 : 0;
 }
 
 bool CcmCtx::declare(size_t mlen) {
@@ -296,11 +296,10 @@ void CcmCtx::mac_bytes(const uint8_t* p, size_t len) {
     }
 }
 
-// Encrypts (expected == nullptr; tag to tag_out) or decrypts and verifies
-// against `expected` (the first M bytes); on a mismatch the output is wiped.
-bool CcmCtx::data(const uint8_t* in, uint8_t* out, size_t len, const uint8_t* expected,
-                  uint8_t* tag_out) {
-    if (expected != nullptr && !tag_set_) return HWC_FAIL(prov_, kErrTagNotSet);
+// Encrypts (the tag, M bytes, to `tag`) or decrypts and verifies against
+// the first M bytes of `tag`; on a mismatch the output is wiped.
+bool CcmCtx::data(const uint8_t* in, uint8_t* out, size_t len, uint8_t* tag) {
+    if (!encrypt_ && !tag_set_) return HWC_FAIL(prov_, kErrTagNotSet);
     const bool started = stage_ == Stage::aad; // B0 went in with the AAD
     if (started && b0_m_ != taglen_) {
         HWC_RAISE(prov_, kErrInvalidTagLength, "tag length changed after the aad");
@@ -333,7 +332,7 @@ bool CcmCtx::data(const uint8_t* in, uint8_t* out, size_t len, const uint8_t* ex
     // keeps the length below 2^(8L), so the last counter, ceil(len / 16),
     // stays below 2^(8L - 4) and no carry reaches the nonce or flag bytes.
     const size_t blocks = len / kBlockSize;
-    if (expected == nullptr) ccm_encrypt(*core_, ks_, mac_, ctr_blk, in, out, blocks);
+    if (encrypt_) ccm_encrypt(*core_, ks_, mac_, ctr_blk, in, out, blocks);
     else ccm_decrypt(*core_, ks_, mac_, ctr_blk, in, out, blocks);
     const size_t tail = len % kBlockSize;
     if (tail != 0) { // the MAC reads the plaintext: `in` before in == out overwrites it
@@ -341,20 +340,20 @@ bool CcmCtx::data(const uint8_t* in, uint8_t* out, size_t len, const uint8_t* ex
         uint8_t* tout = out + blocks * kBlockSize;
         uint8_t pad[kBlockSize];
         ecb_encrypt(*core_, ks_, ctr_blk, pad, 1);
-        if (expected == nullptr) mac_bytes(tin, tail);
+        if (encrypt_) mac_bytes(tin, tail);
         for (size_t i = 0; i < tail; ++i) tout[i] = static_cast<uint8_t>(tin[i] ^ pad[i]);
-        if (expected != nullptr) mac_bytes(tout, tail);
+        if (!encrypt_) mac_bytes(tout, tail);
         wipe(pad, sizeof pad);
     }
     uint8_t t[kBlockSize]; // the tag: S0 xor the CBC-MAC
     store_be64(t, load_be64(s0) ^ load_be64(mac_));
     store_be64(t + 8, load_be64(s0 + 8) ^ load_be64(mac_ + 8));
     bool ok = true;
-    if (expected == nullptr) {
-        copy_short(tag_out, t, taglen_);
+    if (encrypt_) {
+        copy_short(tag, t, taglen_);
         tag_ready_ = true;
     } else {
-        ok = tags_equal(t, expected, taglen_);
+        ok = tags_equal(t, tag, taglen_);
         if (!ok) wipe(out, len);
         // Decryption consumes the nonce and the expected tag, as the default provider does.
         iv_set_ = false;
@@ -396,8 +395,7 @@ int CcmCtx::tls_record(uint8_t* out, size_t* outl, const uint8_t* in, size_t len
     // own nonce, so the context's IV state is left as it was.
     const bool saved_iv_set = iv_set_;
     tag_set_ = true;
-    const bool ok = data(payload, payload, plen, encrypt_ ? nullptr : payload + plen,
-                         encrypt_ ? payload + plen : nullptr);
+    const bool ok = data(payload, payload, plen, payload + plen);
     tag_set_ = false;
     tag_ready_ = false;
     iv_set_ = saved_iv_set;
