@@ -144,7 +144,6 @@ private:
     uint8_t b0_flags(bool has_aad) const {
         return static_cast<uint8_t>((has_aad ? 0x40 : 0) | ((taglen_ - 2) / 2) << 3 | (L_ - 1));
     }
-    void begin_mac(bool has_aad);
     void absorb_aad(const uint8_t* a, size_t alen);
     void mac_bytes(const uint8_t* p, size_t len); // whole blocks + a zero-padded tail
 
@@ -196,9 +195,7 @@ int CcmCtx::run(uint8_t* out, size_t* outl, const uint8_t* in, size_t inl) {
         if (stage_ == Stage::aad)
             return HWC_FAIL(prov_, kErrOneShotData, "ccm takes the aad in one call") ||
                    fail_message();
-        begin_mac(true);
         absorb_aad(in, inl);
-        stage_ = Stage::aad;
         *outl = inl;
         return 1;
     }
@@ -249,17 +246,14 @@ void CcmCtx::format_block(uint8_t blk[kBlockSize], uint8_t flags, uint64_t field
     store_be64(blk + 8, lo);
 }
 
-// The MAC starts as E(K, B0) (here: the message has AAD; without, data()
-// encrypts B0 together with A0).
-void CcmCtx::begin_mac(bool has_aad) {
+// The message's AAD, all of it: the MAC starts as E(K, B0) with the AAD flag
+// (without AAD, data() encrypts B0 together with A0), then takes the encoded
+// AAD length (SP 800-38C A.2.2) and the AAD bytes.
+void CcmCtx::absorb_aad(const uint8_t* a, size_t alen) {
     uint8_t b0[kBlockSize];
-    format_block(b0, b0_flags(has_aad), msglen_);
+    format_block(b0, b0_flags(true), msglen_);
     b0_m_ = taglen_;
     ecb_encrypt(*core_, ks_, b0, mac_, 1);
-}
-
-void CcmCtx::absorb_aad(const uint8_t* a, size_t alen) {
-    // First block: the encoded AAD length (SP 800-38C A.2.2), then AAD bytes.
     uint8_t blk[kBlockSize] = {};
     size_t hdr;
     const uint64_t n = alen;
@@ -283,6 +277,7 @@ void CcmCtx::absorb_aad(const uint8_t* a, size_t alen) {
     for (size_t i = 0; i < kBlockSize; ++i) mac_[i] ^= blk[i];
     ecb_encrypt(*core_, ks_, mac_, mac_, 1);
     mac_bytes(a + first, alen - first);
+    stage_ = Stage::aad;
 }
 
 void CcmCtx::mac_bytes(const uint8_t* p, size_t len) {
@@ -387,9 +382,7 @@ int CcmCtx::tls_record(uint8_t* out, size_t* outl, const uint8_t* in, size_t len
     std::memcpy(iv_ + kTlsFixedIvLen, in, kTlsExplicitIvLen);
     reset_message();
     if (!declare(plen)) return 0;
-    begin_mac(true);
     absorb_aad(tls_aad_, kTlsAadLen);
-    stage_ = Stage::aad;
     uint8_t* payload = out + kTlsExplicitIvLen;
     // The expected tag is in the record, not in tag_; records carry their
     // own nonce, so the context's IV state is left as it was.
