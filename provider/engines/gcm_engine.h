@@ -19,6 +19,10 @@ public:
     // SP 800-38D limits: plaintext at most 2^39 - 256 bits, AAD below 2^64 bits.
     static constexpr uint64_t kMaxData = (uint64_t{1} << 36) - 32;
     static constexpr uint64_t kMaxAad = (uint64_t{1} << 61) - 1;
+    // OpenSSL accepts 1..128-byte IVs; hwcipher's GCM and GMAC take up to
+    // 1 KiB (8192 bits), which covers every IV length the standards and test
+    // suites use.
+    static constexpr size_t kMaxIvLen = 1024;
 
     GcmEngine() = default;
     GcmEngine(const GcmEngine&) = default;
@@ -52,7 +56,6 @@ public:
 private:
     void ghash_bytes(const uint8_t* in, size_t len);
     void ghash_pad();
-    void ctr32(const KeySchedule& ks, const uint8_t* in, uint8_t* out, size_t nblocks);
 
     const BlockCore* core_ = nullptr;
     const GhashCore* ghash_ = nullptr;

@@ -8,11 +8,13 @@
 #pragma once
 
 #include <openssl/core_names.h>
+#include <openssl/params.h>
 
 #include <new>
 
 #include "provider/macs/mac_ctx.h"
 #include "provider/module/catalogue.h"
+#include "provider/module/errors.h"
 #include "provider/params/param_table.h"
 
 namespace hwc {
@@ -41,6 +43,12 @@ public:
     bool set_properties(const OSSL_PARAM& p);
     bool set_cipher(const OSSL_PARAM& p);
     bool set_key(const OSSL_PARAM& p);
+    // "size" (and CMAC's "block-size"): every hwcipher block cipher has
+    // 16-byte blocks, so each MAC is 16 bytes whatever the cipher.
+    bool get_size(OSSL_PARAM& p) {
+        return OSSL_PARAM_set_size_t(&p, kBlockSize) ||
+               HWC_FAIL(prov_, kErrInvalidParam, "%s", p.key);
+    }
 
     const ProvCtx* prov() const final { return prov_; }
 

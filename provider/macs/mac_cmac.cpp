@@ -25,13 +25,6 @@ public:
     int update(const uint8_t* in, size_t inl) override;
     int final(uint8_t* out, size_t* outl, size_t outsize) override;
 
-    // Every hwcipher block cipher has 16-byte blocks, so the MAC is 16 bytes
-    // whatever the cipher.
-    bool get_size(OSSL_PARAM& p) {
-        return OSSL_PARAM_set_size_t(&p, kBlockSize) ||
-               HWC_FAIL(prov_, kErrInvalidParam, "%s", p.key);
-    }
-
 private:
     const MacParams& param_tables() const override { return kParams.params; }
     bool schedule(const BlockCore& core, const uint8_t* key, size_t keylen) override {

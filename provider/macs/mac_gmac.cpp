@@ -24,7 +24,7 @@ namespace hwc {
 namespace {
 
 constexpr size_t kGmacSize = 16;
-constexpr size_t kMaxIvLen = 1024; // as GCM in modes/mode_gcm.cpp
+constexpr size_t kMaxIvLen = GcmEngine::kMaxIvLen;
 
 class GmacCtx final : public CipherMacCtx {
 public:
@@ -35,9 +35,6 @@ public:
     int update(const uint8_t* in, size_t inl) override;
     int final(uint8_t* out, size_t* outl, size_t outsize) override;
 
-    bool get_size(OSSL_PARAM& p) {
-        return OSSL_PARAM_set_size_t(&p, kGmacSize) || HWC_FAIL(prov_, kErrInvalidParam, "size");
-    }
     bool set_iv(const OSSL_PARAM& p);
 
 private:

@@ -48,7 +48,14 @@ namespace {
 
 using AlgorithmGetter = Getter<const AlgorithmRow>;
 
-bool size_answer(OSSL_PARAM& p, size_t value) { return OSSL_PARAM_set_size_t(&p, value) == 1; }
+bool keylen(const AlgorithmRow& row, OSSL_PARAM& p) {
+    return OSSL_PARAM_set_size_t(&p, key_bytes(row)) == 1;
+}
+
+template <uint8_t ModeTraits::*Size>
+bool size(const AlgorithmRow& row, OSSL_PARAM& p) {
+    return OSSL_PARAM_set_size_t(&p, mode_traits(row.mode).*Size) == 1;
+}
 
 template <bool ModeTraits::*Flag>
 bool flag(const AlgorithmRow& row, OSSL_PARAM& p) {
@@ -64,18 +71,9 @@ constexpr ParamTable kAlgorithmParams{std::array{
                     [](const AlgorithmRow& r, OSSL_PARAM& p) {
                         return OSSL_PARAM_set_uint(&p, mode_traits(r.mode).evp_mode) == 1;
                     }},
-    AlgorithmGetter{OSSL_CIPHER_PARAM_KEYLEN, kSizeT,
-                    [](const AlgorithmRow& r, OSSL_PARAM& p) {
-                        return size_answer(p, key_bytes(r));
-                    }},
-    AlgorithmGetter{OSSL_CIPHER_PARAM_IVLEN, kSizeT,
-                    [](const AlgorithmRow& r, OSSL_PARAM& p) {
-                        return size_answer(p, mode_traits(r.mode).ivlen);
-                    }},
-    AlgorithmGetter{OSSL_CIPHER_PARAM_BLOCK_SIZE, kSizeT,
-                    [](const AlgorithmRow& r, OSSL_PARAM& p) {
-                        return size_answer(p, mode_traits(r.mode).blocksize);
-                    }},
+    AlgorithmGetter{OSSL_CIPHER_PARAM_KEYLEN, kSizeT, keylen},
+    AlgorithmGetter{OSSL_CIPHER_PARAM_IVLEN, kSizeT, size<&ModeTraits::ivlen>},
+    AlgorithmGetter{OSSL_CIPHER_PARAM_BLOCK_SIZE, kSizeT, size<&ModeTraits::blocksize>},
     AlgorithmGetter{OSSL_CIPHER_PARAM_AEAD, kInt, flag<&ModeTraits::aead>},
     AlgorithmGetter{OSSL_CIPHER_PARAM_CUSTOM_IV, kInt, flag<&ModeTraits::custom_iv>},
     AlgorithmGetter{OSSL_CIPHER_PARAM_CTS, kInt, flag<&ModeTraits::cts>},

@@ -41,8 +41,8 @@ namespace hwc {
 namespace {
 
 // Nonces (7..13 bytes) and tags (4, 6, ..., 16 bytes): two fixed-size copies
-// or comparisons of overlapping windows cover any length from 4 to 16, with
-// no library call per message and no branch on the bytes themselves.
+// of overlapping windows cover any length from 4 to 16, with no library call
+// per message (tags_equal compares them the same way).
 void copy_short(uint8_t* dst, const uint8_t* src, size_t n) {
     if (n >= 8) {
         std::memcpy(dst, src, 8);
@@ -51,24 +51,6 @@ void copy_short(uint8_t* dst, const uint8_t* src, size_t n) {
         std::memcpy(dst, src, 4);
         std::memcpy(dst + n - 4, src + n - 4, 4);
     }
-}
-
-// The OR of the XORs of a's and b's first and last W-sized windows: zero
-// exactly when their first n bytes are equal (sizeof(W) <= n <= 2 sizeof(W)).
-template <class W>
-W window_diff(const uint8_t* a, const uint8_t* b, size_t n) {
-    W a0, a1, b0, b1;
-    std::memcpy(&a0, a, sizeof(W));
-    std::memcpy(&b0, b, sizeof(W));
-    std::memcpy(&a1, a + n - sizeof(W), sizeof(W));
-    std::memcpy(&b1, b + n - sizeof(W), sizeof(W));
-    return (a0 ^ b0) | (a1 ^ b1);
-}
-
-// Whether the first n bytes of a and b are equal, in constant time (the
-// length is public; the bytes only pass through XOR and OR).
-bool tags_equal(const uint8_t* a, const uint8_t* b, size_t n) {
-    return (n >= 8 ? window_diff<uint64_t>(a, b, n) : window_diff<uint32_t>(a, b, n)) == 0;
 }
 
 // The nonce is iv_ (ivlen_ = 15 - L bytes); the tag length M is taglen_.
@@ -145,7 +127,7 @@ private:
     // Inlined into run() (one frame for the usual data call) and its two
     // other callers.
     [[gnu::always_inline]] inline bool data(const uint8_t* in, uint8_t* out, size_t len,
-                                            const uint8_t* expected, uint8_t* tag_out);
+                                            uint8_t* tag);
     int tls_record(uint8_t* out, size_t* outl, const uint8_t* in, size_t len);
     bool set_iv(const uint8_t* iv, size_t ivlen) override {
         if (ivlen != iv_length()) return KeyedCtx::set_iv(iv, ivlen); // refused there
@@ -162,7 +144,6 @@ private:
     uint8_t b0_flags(bool has_aad) const {
         return static_cast<uint8_t>((has_aad ? 0x40 : 0) | ((taglen_ - 2) / 2) << 3 | (L_ - 1));
     }
-    void begin_mac(bool has_aad);
     void absorb_aad(const uint8_t* a, size_t alen);
     void mac_bytes(const uint8_t* p, size_t len); // whole blocks + a zero-padded tail
 
@@ -214,9 +195,7 @@ int CcmCtx::run(uint8_t* out, size_t* outl, const uint8_t* in, size_t inl) {
         if (stage_ == Stage::aad)
             return HWC_FAIL(prov_, kErrOneShotData, "ccm takes the aad in one call") ||
                    fail_message();
-        begin_mac(true);
         absorb_aad(in, inl);
-        stage_ = Stage::aad;
         *outl = inl;
         return 1;
     }
@@ -225,7 +204,7 @@ int CcmCtx::run(uint8_t* out, size_t* outl, const uint8_t* in, size_t inl) {
     if (inl != msglen_)
         return HWC_FAIL(prov_, kErrCcmLengthMismatch, "declared %llu bytes, got %zu",
                         static_cast<unsigned long long>(msglen_), inl);
-    if (!data(in, out, inl, encrypt_ ? nullptr : tag_, encrypt_ ? tag_ : nullptr)) return 0;
+    if (!data(in, out, inl, tag_)) return 0;
     *outl = inl;
     return 1;
 }
@@ -242,7 +221,7 @@ int CcmCtx::finish() {
     if (stage_ == Stage::idle && !declare(0)) return 0;
     static const uint8_t none = 0;
     uint8_t sink = 0;
-    return data(&none, &sink, 0, encrypt_ ? nullptr : tag_, encrypt_ ? tag_ : nullptr) ? 1 : 0;
+    return data(&none, &sink, 0, tag_) ? 1 : 0;
 }
 
 bool CcmCtx::declare(size_t mlen) {
@@ -267,17 +246,14 @@ void CcmCtx::format_block(uint8_t blk[kBlockSize], uint8_t flags, uint64_t field
     store_be64(blk + 8, lo);
 }
 
-// The MAC starts as E(K, B0) (here: the message has AAD; without, data()
-// encrypts B0 together with A0).
-void CcmCtx::begin_mac(bool has_aad) {
+// The message's AAD, all of it: the MAC starts as E(K, B0) with the AAD flag
+// (without AAD, data() encrypts B0 together with A0), then takes the encoded
+// AAD length (SP 800-38C A.2.2) and the AAD bytes.
+void CcmCtx::absorb_aad(const uint8_t* a, size_t alen) {
     uint8_t b0[kBlockSize];
-    format_block(b0, b0_flags(has_aad), msglen_);
+    format_block(b0, b0_flags(true), msglen_);
     b0_m_ = taglen_;
     ecb_encrypt(*core_, ks_, b0, mac_, 1);
-}
-
-void CcmCtx::absorb_aad(const uint8_t* a, size_t alen) {
-    // First block: the encoded AAD length (SP 800-38C A.2.2), then AAD bytes.
     uint8_t blk[kBlockSize] = {};
     size_t hdr;
     const uint64_t n = alen;
@@ -301,6 +277,7 @@ void CcmCtx::absorb_aad(const uint8_t* a, size_t alen) {
     for (size_t i = 0; i < kBlockSize; ++i) mac_[i] ^= blk[i];
     ecb_encrypt(*core_, ks_, mac_, mac_, 1);
     mac_bytes(a + first, alen - first);
+    stage_ = Stage::aad;
 }
 
 void CcmCtx::mac_bytes(const uint8_t* p, size_t len) {
@@ -314,11 +291,10 @@ void CcmCtx::mac_bytes(const uint8_t* p, size_t len) {
     }
 }
 
-// Encrypts (expected == nullptr; tag to tag_out) or decrypts and verifies
-// against `expected` (the first M bytes); on a mismatch the output is wiped.
-bool CcmCtx::data(const uint8_t* in, uint8_t* out, size_t len, const uint8_t* expected,
-                  uint8_t* tag_out) {
-    if (expected != nullptr && !tag_set_) return HWC_FAIL(prov_, kErrTagNotSet);
+// Encrypts (the tag, M bytes, to `tag`) or decrypts and verifies against
+// the first M bytes of `tag`; on a mismatch the output is wiped.
+bool CcmCtx::data(const uint8_t* in, uint8_t* out, size_t len, uint8_t* tag) {
+    if (!encrypt_ && !tag_set_) return HWC_FAIL(prov_, kErrTagNotSet);
     const bool started = stage_ == Stage::aad; // B0 went in with the AAD
     if (started && b0_m_ != taglen_) {
         HWC_RAISE(prov_, kErrInvalidTagLength, "tag length changed after the aad");
@@ -351,7 +327,7 @@ bool CcmCtx::data(const uint8_t* in, uint8_t* out, size_t len, const uint8_t* ex
     // keeps the length below 2^(8L), so the last counter, ceil(len / 16),
     // stays below 2^(8L - 4) and no carry reaches the nonce or flag bytes.
     const size_t blocks = len / kBlockSize;
-    if (expected == nullptr) ccm_encrypt(*core_, ks_, mac_, ctr_blk, in, out, blocks);
+    if (encrypt_) ccm_encrypt(*core_, ks_, mac_, ctr_blk, in, out, blocks);
     else ccm_decrypt(*core_, ks_, mac_, ctr_blk, in, out, blocks);
     const size_t tail = len % kBlockSize;
     if (tail != 0) { // the MAC reads the plaintext: `in` before in == out overwrites it
@@ -359,20 +335,20 @@ bool CcmCtx::data(const uint8_t* in, uint8_t* out, size_t len, const uint8_t* ex
         uint8_t* tout = out + blocks * kBlockSize;
         uint8_t pad[kBlockSize];
         ecb_encrypt(*core_, ks_, ctr_blk, pad, 1);
-        if (expected == nullptr) mac_bytes(tin, tail);
+        if (encrypt_) mac_bytes(tin, tail);
         for (size_t i = 0; i < tail; ++i) tout[i] = static_cast<uint8_t>(tin[i] ^ pad[i]);
-        if (expected != nullptr) mac_bytes(tout, tail);
+        if (!encrypt_) mac_bytes(tout, tail);
         wipe(pad, sizeof pad);
     }
     uint8_t t[kBlockSize]; // the tag: S0 xor the CBC-MAC
     store_be64(t, load_be64(s0) ^ load_be64(mac_));
     store_be64(t + 8, load_be64(s0 + 8) ^ load_be64(mac_ + 8));
     bool ok = true;
-    if (expected == nullptr) {
-        copy_short(tag_out, t, taglen_);
+    if (encrypt_) {
+        copy_short(tag, t, taglen_);
         tag_ready_ = true;
     } else {
-        ok = tags_equal(t, expected, taglen_);
+        ok = tags_equal(t, tag, taglen_);
         if (!ok) wipe(out, len);
         // Decryption consumes the nonce and the expected tag, as the default provider does.
         iv_set_ = false;
@@ -406,16 +382,13 @@ int CcmCtx::tls_record(uint8_t* out, size_t* outl, const uint8_t* in, size_t len
     std::memcpy(iv_ + kTlsFixedIvLen, in, kTlsExplicitIvLen);
     reset_message();
     if (!declare(plen)) return 0;
-    begin_mac(true);
     absorb_aad(tls_aad_, kTlsAadLen);
-    stage_ = Stage::aad;
     uint8_t* payload = out + kTlsExplicitIvLen;
     // The expected tag is in the record, not in tag_; records carry their
     // own nonce, so the context's IV state is left as it was.
     const bool saved_iv_set = iv_set_;
     tag_set_ = true;
-    const bool ok = data(payload, payload, plen, encrypt_ ? nullptr : payload + plen,
-                         encrypt_ ? payload + plen : nullptr);
+    const bool ok = data(payload, payload, plen, payload + plen);
     tag_set_ = false;
     tag_ready_ = false;
     iv_set_ = saved_iv_set;

@@ -8,6 +8,7 @@
 // order, CS3 always swaps them (RFC 3962, Kerberos), CS2 swaps them only when
 // the message is not a whole number of blocks. Like OpenSSL's, a context takes
 // one update per message (at least one block); final emits nothing.
+#include <algorithm>
 #include <cstring>
 #include <new>
 #include <string_view>
@@ -83,12 +84,9 @@ void CtsModeCtx::encrypt(const uint8_t* in, uint8_t* out, size_t len) {
     const size_t tail = len % kBlockSize;
     if (tail == 0) {
         cbc_encrypt(*core_, ks_, iv_, in, out, len / kBlockSize);
-        if (swapped(len)) {
-            uint8_t t[kBlockSize];
+        if (swapped(len)) { // the last two blocks trade places
             uint8_t* a = out + len - 2 * kBlockSize;
-            std::memcpy(t, a, kBlockSize);
-            std::memmove(a, a + kBlockSize, kBlockSize);
-            std::memcpy(a + kBlockSize, t, kBlockSize);
+            std::swap_ranges(a, a + kBlockSize, a + kBlockSize);
         }
         return;
     }

@@ -22,9 +22,7 @@ namespace hwc {
 namespace {
 
 constexpr size_t kDefaultIvLen = 12;
-// OpenSSL accepts 1..128-byte IVs; hwcipher takes up to 1 KiB (8192 bits),
-// which covers every IV length the standards and test suites use.
-constexpr size_t kMaxIvLen = 1024;
+constexpr size_t kMaxIvLen = GcmEngine::kMaxIvLen;
 constexpr size_t kTagLen = 16;
 
 // The engine runs on KeyedCtx's key schedule; the IV, up to kMaxIvLen
@@ -36,7 +34,10 @@ public:
 
     int update(uint8_t* out, size_t* outl, size_t outsize, const uint8_t* in,
                size_t inl) override;
-    int final(uint8_t* out, size_t* outl, size_t outsize) override;
+    int final(uint8_t*, size_t* outl, size_t) override {
+        *outl = 0;
+        return finish_message();
+    }
     int cipher(uint8_t* out, size_t* outl, size_t outsize, const uint8_t* in,
                size_t inl) override;
     const uint8_t* iv_param(bool) const override {
@@ -64,13 +65,11 @@ private:
     bool schedule_key(const uint8_t* key, size_t keylen) override;
     bool same_key(const uint8_t* key, size_t keylen) override;
     void rekeyed();
-    bool take_iv_fixed(const OSSL_PARAM& p);
     bool begin_message();
     int finish_message();
     int tls_record(uint8_t* out, size_t* outl, size_t outsize, const uint8_t* in, size_t inl);
     bool iv_gen(uint8_t* out, size_t olen);
     bool iv_inv(const uint8_t* in, size_t inl);
-    void increment_invocation();
 
     GcmEngine eng_;
     // The key scheduled into ks_ and eng_ (key_len_ bytes; 0: none), so that
@@ -195,11 +194,6 @@ int GcmCtx::finish_message() {
     return 1;
 }
 
-int GcmCtx::final(uint8_t*, size_t* outl, size_t) {
-    *outl = 0;
-    return finish_message();
-}
-
 // EVP_Cipher(): in == NULL finalises, out == NULL is AAD; success reports
 // the input length (0 for the final call), like the default provider, which
 // reports the whole record also for TLS decryption.
@@ -221,12 +215,6 @@ int GcmCtx::cipher(uint8_t* out, size_t* outl, size_t outsize, const uint8_t* in
 
 // ---- TLS 1.2 records ------------------------------------------------------
 
-// The last 8 IV bytes count records (big-endian).
-void GcmCtx::increment_invocation() {
-    for (size_t i = ivlen_; i > ivlen_ - kTlsExplicitIvLen; --i)
-        if (++iv_buf_[i - 1] != 0) break;
-}
-
 bool GcmCtx::iv_gen(uint8_t* out, size_t olen) {
     if (!iv_gen_ || !key_set_ || ivlen_ < kTlsExplicitIvLen)
         return HWC_FAIL(prov_, kErrNoIvSet, "tlsivgen needs a key and tlsivfixed");
@@ -235,7 +223,9 @@ bool GcmCtx::iv_gen(uint8_t* out, size_t olen) {
     iv_state_ = IvState::active;
     tag_ready_ = false;
     std::memcpy(out, iv_buf_ + ivlen_ - olen, olen);
-    increment_invocation();
+    // The last 8 IV bytes count records (big-endian).
+    for (size_t i = ivlen_; i > ivlen_ - kTlsExplicitIvLen; --i)
+        if (++iv_buf_[i - 1] != 0) break;
     return true;
 }
 
@@ -329,27 +319,23 @@ bool GcmCtx::set_ivlen(const OSSL_PARAM& p) {
     return true;
 }
 
+// The fixed part of the IV; when encrypting, the invocation field starts
+// random. EVP passes the ctrl's -1 through as SIZE_MAX: the whole IV.
 bool GcmCtx::set_tls_iv_fixed(const OSSL_PARAM& p) {
-    if (!take_iv_fixed(p))
+    const size_t len = p.data_size;
+    const bool whole = len == SIZE_MAX;
+    bool ok = p.data_type == OSSL_PARAM_OCTET_STRING && p.data != nullptr &&
+              (whole || (len >= kTlsFixedIvLen && len <= ivlen_ &&
+                         ivlen_ - len >= kTlsExplicitIvLen));
+    if (ok) {
+        std::memcpy(iv_buf_, p.data, whole ? ivlen_ : len);
+        ok = whole || !encrypt_ || RAND_bytes_ex(prov_->libctx, iv_buf_ + len, ivlen_ - len, 0) > 0;
+    }
+    if (!ok)
         return HWC_FAIL(prov_, kErrInvalidIvLength,
                         "tlsivfixed: 4..ivlen-8 bytes (or -1: whole iv)");
     iv_gen_ = iv_generated_ = true;
     return true;
-}
-
-// The fixed part of the IV; when encrypting, the invocation field starts random.
-bool GcmCtx::take_iv_fixed(const OSSL_PARAM& p) {
-    if (p.data_type != OSSL_PARAM_OCTET_STRING || p.data == nullptr) return false;
-    const auto* data = static_cast<const uint8_t*>(p.data);
-    const size_t len = p.data_size;
-    // EVP passes the ctrl's -1 through as SIZE_MAX: take the whole IV.
-    if (len == SIZE_MAX) {
-        std::memcpy(iv_buf_, data, ivlen_);
-        return true;
-    }
-    if (len < kTlsFixedIvLen || len > ivlen_ || ivlen_ - len < kTlsExplicitIvLen) return false;
-    std::memcpy(iv_buf_, data, len);
-    return !encrypt_ || RAND_bytes_ex(prov_->libctx, iv_buf_ + len, ivlen_ - len, 0) > 0;
 }
 
 bool GcmCtx::set_tls_iv_inv(const OSSL_PARAM& p) {

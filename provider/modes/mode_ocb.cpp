@@ -85,9 +85,9 @@ private:
     bool ready();
     void start_message();
     void wipe_message() {
-        wipe_all(offset_, checksum_, aad_offset_, aad_sum_, data_buf_, aad_buf_);
+        wipe_all(data_, aad_offset_, aad_sum_, data_buf_, aad_buf_);
         data_len_ = aad_len_ = 0;
-        blocks_ = aad_blocks_ = 0;
+        aad_blocks_ = 0;
     }
     const uint8_t* l_for(uint64_t index) const { return l_[std::countr_zero(index)]; }
     // Makes L_0..L_k valid for every block index up to `last` (ntz(i) <= log2(i)).
@@ -107,17 +107,17 @@ private:
     uint8_t stretch_[24] = {};
     uint8_t stretch_nonce_[kBlockSize] = {}; // the formatted nonce it belongs to
     bool stretch_valid_ = false;
-    // Message state: data offset and checksum, AAD offset and sum, and the
-    // partial blocks held back until more input or final.
-    uint8_t offset_[kBlockSize] = {};
-    uint8_t checksum_[kBlockSize] = {};
+    // Message state: data offset, checksum and block count (as the core's OCB
+    // kernel carries them across calls; its L pointer is set at each call, so
+    // that a copy of the context never points into the original), AAD offset
+    // and sum, and the partial blocks held back until more input or final.
+    OcbState data_{};
     uint8_t aad_offset_[kBlockSize] = {};
     uint8_t aad_sum_[kBlockSize] = {};
     uint8_t data_buf_[kBlockSize] = {};
     uint8_t aad_buf_[kBlockSize] = {};
     size_t data_len_ = 0;
     size_t aad_len_ = 0;
-    uint64_t blocks_ = 0;
     uint64_t aad_blocks_ = 0;
 
 public:
@@ -188,29 +188,20 @@ void OcbCtx::start_message() {
     const size_t byte = bottom / 8;
     const unsigned bit = bottom % 8;
     for (size_t i = 0; i < kBlockSize; ++i) {
-        offset_[i] = bit == 0 ? stretch_[i + byte]
-                              : static_cast<uint8_t>(stretch_[i + byte] << bit |
-                                                     stretch_[i + byte + 1] >> (8 - bit));
+        data_.offset[i] = bit == 0 ? stretch_[i + byte]
+                                   : static_cast<uint8_t>(stretch_[i + byte] << bit |
+                                                          stretch_[i + byte + 1] >> (8 - bit));
     }
     wipe(nonce, sizeof nonce);
     iv_state_ = IvState::active;
 }
 
-// Whole data blocks through the core's OCB kernel (cores/modes.h), which
-// carries Offset, Checksum and the block count across calls.
+// Whole data blocks through the core's OCB kernel (cores/modes.h).
 void OcbCtx::crypt_blocks(const uint8_t* in, uint8_t* out, size_t n) {
-    OcbState st;
-    std::memcpy(st.offset, offset_, kBlockSize);
-    std::memcpy(st.checksum, checksum_, kBlockSize);
-    st.blocks = blocks_;
-    extend_levels(blocks_ + n);
-    st.l = l_;
-    if (encrypt_) ocb_encrypt(*core_, ks_, st, in, out, n);
-    else ocb_decrypt(*core_, ks_, st, in, out, n);
-    std::memcpy(offset_, st.offset, kBlockSize);
-    std::memcpy(checksum_, st.checksum, kBlockSize);
-    blocks_ = st.blocks;
-    wipe(&st, sizeof st);
+    extend_levels(data_.blocks + n);
+    data_.l = l_;
+    if (encrypt_) ocb_encrypt(*core_, ks_, data_, in, out, n);
+    else ocb_decrypt(*core_, ks_, data_, in, out, n);
 }
 
 // Whole AAD blocks: Sum ^= E(A_i ^ Offset_i).
@@ -278,12 +269,12 @@ int OcbCtx::final(uint8_t* out, size_t* outl, size_t outsize) {
         return HWC_FAIL(prov_, kErrOutputBufferTooSmall, "need %zu bytes, have %zu", tail, outsize);
     if (tail != 0) {
         uint8_t pad[kBlockSize];
-        xor16(offset_, offset_, lstar_);
-        ecb_encrypt(*core_, ks_, offset_, pad, 1);
+        xor16(data_.offset, data_.offset, lstar_);
+        ecb_encrypt(*core_, ks_, data_.offset, pad, 1);
         const uint8_t* plain = encrypt_ ? data_buf_ : out;
         for (size_t i = 0; i < tail; ++i) out[i] = static_cast<uint8_t>(data_buf_[i] ^ pad[i]);
-        for (size_t i = 0; i < tail; ++i) checksum_[i] ^= plain[i];
-        checksum_[tail] ^= 0x80;
+        for (size_t i = 0; i < tail; ++i) data_.checksum[i] ^= plain[i];
+        data_.checksum[tail] ^= 0x80;
         wipe(pad, sizeof pad);
     }
     if (aad_len_ != 0) {
@@ -296,7 +287,7 @@ int OcbCtx::final(uint8_t* out, size_t* outl, size_t outsize) {
         xor16(aad_sum_, aad_sum_, blk);
     }
     uint8_t full[kBlockSize];
-    xor16(full, checksum_, offset_);
+    xor16(full, data_.checksum, data_.offset);
     xor16(full, full, ldollar_);
     ecb_encrypt(*core_, ks_, full, full, 1);
     xor16(full, full, aad_sum_);

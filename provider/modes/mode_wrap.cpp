@@ -16,6 +16,7 @@
 
 #include <cstring>
 
+#include "cores/byte_order.h"
 #include "cores/modes.h"
 #include "provider/modes/mode_contexts.h"
 #include "provider/module/errors.h"
@@ -33,12 +34,6 @@ constexpr size_t kMaxInput = size_t(1) << 31;
 constexpr uint8_t kKwDefaultIv[8] = {0xA6, 0xA6, 0xA6, 0xA6, 0xA6, 0xA6, 0xA6, 0xA6};
 constexpr uint8_t kKwpDefaultIv[4] = {0xA6, 0x59, 0x59, 0xA6};
 
-void store_be32(uint8_t* p, uint32_t v) {
-    for (int i = 3; i >= 0; --i, v >>= 8) p[i] = static_cast<uint8_t>(v);
-}
-uint32_t load_be32(const uint8_t* p) {
-    return uint32_t(p[0]) << 24 | uint32_t(p[1]) << 16 | uint32_t(p[2]) << 8 | p[3];
-}
 // XORs the 64-bit big-endian step counter t into A.
 void xor_counter(uint8_t a[kSemiblock], uint64_t t) {
     for (int i = 7; i >= 0; --i, t >>= 8) a[i] ^= static_cast<uint8_t>(t);
@@ -61,13 +56,9 @@ public:
 private:
     const uint8_t* icv() const { return iv_set_ ? iv_ : pad_ ? kKwpDefaultIv : kKwDefaultIv; }
 
-    // The block function W uses, and its inverse.
-    void forward(uint8_t b[kBlockSize]) const {
-        if (inverse_) core_->decrypt_blocks(ks_, b, b, 1);
-        else core_->encrypt_blocks(ks_, b, b, 1);
-    }
-    void backward(uint8_t b[kBlockSize]) const {
-        if (inverse_) core_->encrypt_blocks(ks_, b, b, 1);
+    // The block function W uses (forward), or its inverse.
+    void block(uint8_t b[kBlockSize], bool forward) const {
+        if (forward != inverse_) core_->encrypt_blocks(ks_, b, b, 1);
         else core_->decrypt_blocks(ks_, b, b, 1);
     }
 
@@ -104,7 +95,7 @@ void WrapCtx::wrap_rounds(const uint8_t a[kSemiblock], uint8_t* out, size_t n) c
     for (uint64_t j = 0; j < 6; ++j) {
         for (size_t i = 0; i < n; ++i) {
             std::memcpy(b + kSemiblock, r + i * kSemiblock, kSemiblock);
-            forward(b);
+            block(b, true);
             xor_counter(b, n * j + i + 1);
             std::memcpy(r + i * kSemiblock, b + kSemiblock, kSemiblock);
         }
@@ -124,7 +115,7 @@ void WrapCtx::unwrap_rounds(const uint8_t* in, uint8_t a[kSemiblock], uint8_t* r
         for (size_t i = n; i-- > 0;) {
             xor_counter(b, n * j + i + 1);
             std::memcpy(b + kSemiblock, r + i * kSemiblock, kSemiblock);
-            backward(b);
+            block(b, false);
             std::memcpy(r + i * kSemiblock, b + kSemiblock, kSemiblock);
         }
     }
@@ -146,7 +137,7 @@ int WrapCtx::wrap(uint8_t* out, size_t* outl, const uint8_t* in, size_t inl) con
     if (padded == kSemiblock) {
         // One semiblock of key data: a single block encryption of A || P.
         std::memcpy(out, a, kSemiblock);
-        forward(out);
+        block(out, true);
     } else {
         wrap_rounds(a, out, padded / kSemiblock);
     }
@@ -163,7 +154,7 @@ int WrapCtx::unwrap(uint8_t* out, size_t* outl, const uint8_t* in, size_t inl) c
     if (inl == kBlockSize) { // KWP, one semiblock of key data
         uint8_t b[kBlockSize];
         std::memcpy(b, in, kBlockSize);
-        backward(b);
+        block(b, false);
         std::memcpy(a, b, kSemiblock);
         std::memcpy(out, b + kSemiblock, kSemiblock);
         wipe(b, sizeof b);

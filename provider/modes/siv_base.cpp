@@ -10,13 +10,6 @@
 
 namespace hwc {
 
-bool tags_equal(const uint8_t a[16], const uint8_t b[16]) {
-    uint8_t d = 0;
-    for (size_t i = 0; i < 16; ++i) d = static_cast<uint8_t>(d | (a[i] ^ b[i]));
-    // Fold to one bit without a data-dependent branch before the very end.
-    return ((static_cast<unsigned>(d) - 1) >> 8) & 1;
-}
-
 // A new message starts. An expected tag set before this init (e.g. before
 // the key) still applies; one already checked against a message does not.
 void SivBaseCtx::restart() {

@@ -14,9 +14,6 @@
 
 namespace hwc {
 
-// Constant-time equality of two 16-byte tags (no early exit on a mismatch).
-bool tags_equal(const uint8_t a[16], const uint8_t b[16]);
-
 class SivBaseCtx : public AeadCtx {
 public:
     static constexpr size_t kTagLen = 16;
@@ -89,7 +86,7 @@ private:
         m.keystream(this->tag_, in, out, len);
         uint8_t t[SivBaseCtx::kTagLen];
         m.synthesize(out, len, t);
-        const bool ok = tags_equal(t, this->tag_);
+        const bool ok = tags_equal(t, this->tag_, SivBaseCtx::kTagLen);
         wipe(t, sizeof t);
         return ok;
     }
