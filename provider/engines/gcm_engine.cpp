@@ -153,6 +153,23 @@ bool GcmEngine::aad(const uint8_t* in, size_t len) {
     return true;
 }
 
+// GCM's counter only steps its low 32 bits (inc32), the core's ctr kernel
+// steps all 128: run the kernel up to the wrap of the 32-bit field, then put
+// back the upper 96 bits it may have carried into.
+void GcmEngine::ctr32(const KeySchedule& ks, const uint8_t* in, uint8_t* out, size_t nblocks) {
+    while (nblocks != 0) {
+        const uint64_t room = (uint64_t{1} << 32) - load_be32(ctr_ + 12);
+        const size_t n = nblocks < room ? nblocks : static_cast<size_t>(room);
+        uint8_t upper[12];
+        std::memcpy(upper, ctr_, 12);
+        ctr(*core_, ks, ctr_, in, out, n);
+        std::memcpy(ctr_, upper, 12);
+        in += n * kBlockSize;
+        out += n * kBlockSize;
+        nblocks -= n;
+    }
+}
+
 bool GcmEngine::crypt(const KeySchedule& ks, const uint8_t* in, uint8_t* out, size_t len,
                       bool encrypt) {
     if (len == 0) return true;
@@ -180,32 +197,29 @@ bool GcmEngine::crypt(const KeySchedule& ks, const uint8_t* in, uint8_t* out, si
     // Whole blocks: GHASH reads the ciphertext, so before CTR when decrypting
     // (in place would overwrite it) and after CTR when encrypting.
     // A core with a stitched kernel for this GHASH core does both in one pass
-    // (cores/modes.h gcm_kernel) and takes the whole update at once.
-    const GcmFn stitched = gcm_kernel(*core_, *ghash_, encrypt);
-    auto blocks = [&](size_t n) {
-        if (stitched != nullptr) {
-            stitched(ks, hkey_, ctr_, y_, in, out, n);
-        } else {
-            if (!encrypt) ghash_->update(hkey_, y_, in, n);
-            ctr(*core_, ks, ctr_, in, out, n);
-            if (encrypt) ghash_->update(hkey_, y_, out, n);
-        }
-    };
+    // (cores/modes.h gcm_kernel); it too must not see the 32-bit field wrap.
     size_t nblocks = len / kBlockSize;
+    const GcmFn stitched = gcm_kernel(*core_, *ghash_, encrypt);
     while (nblocks != 0) {
-        size_t n = stitched == nullptr && nblocks > kChunkBlocks ? kChunkBlocks : nblocks;
-        const uint64_t room = (uint64_t{1} << 32) - load_be32(ctr_ + 12);
-        if (n < room) [[likely]] {
-            blocks(n);
+        size_t n = nblocks;
+        if (stitched != nullptr) {
+            const uint64_t room = (uint64_t{1} << 32) - load_be32(ctr_ + 12);
+            if (n < room) {
+                stitched(ks, hkey_, ctr_, y_, in, out, n);
+            } else {
+                // Up to the wrap of the 32-bit field: a kernel that counts in
+                // 128 bits would carry into the upper 96 bits, which GCM keeps.
+                n = static_cast<size_t>(room);
+                uint8_t upper[12];
+                std::memcpy(upper, ctr_, 12);
+                stitched(ks, hkey_, ctr_, y_, in, out, n);
+                std::memcpy(ctr_, upper, 12);
+            }
         } else {
-            // Up to the wrap of the 32-bit field: GCM's counter only steps its
-            // low 32 bits (inc32), the kernels count in 128 bits and would
-            // carry into the upper 96, which GCM keeps.
-            n = static_cast<size_t>(room);
-            uint8_t upper[12];
-            std::memcpy(upper, ctr_, 12);
-            blocks(n);
-            std::memcpy(ctr_, upper, 12);
+            if (n > kChunkBlocks) n = kChunkBlocks;
+            if (!encrypt) ghash_->update(hkey_, y_, in, n);
+            ctr32(ks, in, out, n);
+            if (encrypt) ghash_->update(hkey_, y_, out, n);
         }
         in += n * kBlockSize;
         out += n * kBlockSize;

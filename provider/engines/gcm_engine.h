@@ -56,6 +56,7 @@ public:
 private:
     void ghash_bytes(const uint8_t* in, size_t len);
     void ghash_pad();
+    void ctr32(const KeySchedule& ks, const uint8_t* in, uint8_t* out, size_t nblocks);
 
     const BlockCore* core_ = nullptr;
     const GhashCore* ghash_ = nullptr;
