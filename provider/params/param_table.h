@@ -159,15 +159,18 @@ struct ParamSpan {
 
     const Param<Ctx, P>* find(const char* key) const {
         if constexpr (kParamScan) {
-            for (size_t i = 0; i < count; ++i)
-                if (rows[i].first == key[0] && param_key_is(key + 1, rows[i].key + 1)) return &rows[i];
+            for (size_t i = 0; i < count; ++i) {
+                const Param<Ctx, P>& r = rows[i];
+                if (r.first == key[0] && param_key_is(key + 1, r.key + 1)) return &r;
+            }
             return nullptr;
         }
         const uint64_t prefix = key_prefix(key);
         for (unsigned i = slots[param_slot(prefix, mult)]; i != 0; i = rows[i - 1].next) {
             const Param<Ctx, P>& r = rows[i - 1];
             if (r.prefix != prefix) continue;
-            if (prefix_is_whole_key(prefix) || param_key_is(key + kPrefixBytes, r.key + kPrefixBytes)) return &r;
+            if (prefix_is_whole_key(prefix)) return &r;
+            if (param_key_is(key + kPrefixBytes, r.key + kPrefixBytes)) return &r;
         }
         return nullptr;
     }
