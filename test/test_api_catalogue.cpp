@@ -382,14 +382,19 @@ TEST(ParamLookup, ListedKeysFoundNearMissesIgnored) {
         const auto sets = param_list(EVP_CIPHER_settable_ctx_params(c.get()));
         ASSERT_FALSE(gets.empty()) << name;
 
+        // An entry for `k` of `type` over a 64-byte buffer, sized as EVP sizes
+        // that type (integers as size_t, pointers with no data of their own).
+        auto entry = [](const std::string& k, unsigned type, unsigned char* buf) {
+            OSSL_PARAM p{k.c_str(), type, buf, 64, OSSL_PARAM_UNMODIFIED};
+            if (type == OSSL_PARAM_INTEGER || type == OSSL_PARAM_UNSIGNED_INTEGER) p.data_size = sizeof(size_t);
+            if (type == OSSL_PARAM_OCTET_PTR || type == OSSL_PARAM_UTF8_PTR) p.data_size = 0;
+            return p;
+        };
         // One get of `key` into a fresh buffer of `type`: 1 if answered,
         // 0 if refused (with an error), -1 if ignored.
         auto get_one = [&](const std::string& k, unsigned type) {
             alignas(16) unsigned char buf[64] = {};
-            OSSL_PARAM p[2] = {{k.c_str(), type, buf, sizeof buf, OSSL_PARAM_UNMODIFIED},
-                               OSSL_PARAM_construct_end()};
-            if (type == OSSL_PARAM_INTEGER || type == OSSL_PARAM_UNSIGNED_INTEGER) p[0].data_size = sizeof(size_t);
-            if (type == OSSL_PARAM_OCTET_PTR || type == OSSL_PARAM_UTF8_PTR) p[0].data_size = 0;
+            OSSL_PARAM p[2] = {entry(k, type, buf), OSSL_PARAM_construct_end()};
             const int ok = EVP_CIPHER_CTX_get_params(ctx.get(), p);
             const bool has_error = !take_errors().empty();
             if (ok == 0) return has_error ? 0 : -2; // refused without saying why
@@ -426,9 +431,7 @@ TEST(ParamLookup, ListedKeysFoundNearMissesIgnored) {
         if (every_one_answered) {
             size_t i = 0;
             for (const auto& [k, type] : gets) {
-                all.push_back({k.c_str(), type, bufs[i++].data(), 64, OSSL_PARAM_UNMODIFIED});
-                if (type == OSSL_PARAM_INTEGER || type == OSSL_PARAM_UNSIGNED_INTEGER) all.back().data_size = sizeof(size_t);
-                if (type == OSSL_PARAM_OCTET_PTR || type == OSSL_PARAM_UTF8_PTR) all.back().data_size = 0;
+                all.push_back(entry(k, type, bufs[i++].data()));
             }
             all.push_back(OSSL_PARAM_construct_size_t("no-such-key", reinterpret_cast<size_t*>(bufs[i].data())));
             all.push_back(OSSL_PARAM_construct_end());
