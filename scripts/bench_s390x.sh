@@ -9,7 +9,10 @@
 #   - the same for the newest OpenSSL releases Debian builds for s390x (3.5,
 #     3.6, 4.0; scripts/openssl_release.sh), each with a bench_evp compiled
 #     against its own headers and libcrypto and run on its suite's loader and
-#     C library; a release the mirror does not serve is named and left out,
+#     C library; a release the mirror does not serve is named and left out;
+#     and hwcipher in each of those releases whose libcrypto is
+#     libcrypto.so.3 (3.5, 3.6), through the same driver, so that hwcipher
+#     and that release's default provider pay the same EVP code,
 #   - optionally (HWCIPHER_BENCH_SOFTWARE=1) the same OpenSSL as it runs under
 #     QEMU unaided (software AES).
 # A benchmark, not a test: it fails only when a run fails. Markdown on
@@ -136,7 +139,7 @@ qemu=(qemu-s390x -cpu max)
 # newer than the cross toolchain's, hence the link ignores what libcrypto
 # needs from it (the suite's own glibc provides it at run time).
 declare -A rel_guest=() rel_bench=() rel_version=()
-unavailable=()
+unavailable=() no_hw_column=()
 for rel in "${RELEASES[@]}"; do
     if ! root=$(bash scripts/openssl_release.sh "$rel" s390x 2> "$build/openssl-$rel.log"); then
         echo "bench_s390x.sh: OpenSSL $rel for s390x is not available here (see $build/openssl-$rel.log); its column is left out" >&2
@@ -151,6 +154,16 @@ for rel in "${RELEASES[@]}"; do
     rel_version[$rel]=$(sed -n 's/^OSSL_VERSION="\(.*\)"$/\1/p' "$root/env.sh")
     rel_guest[$rel]="QEMU_LD_PREFIX=$root LD_LIBRARY_PATH=$(sed -n 's/^OSSL_LIBDIR="\(.*\)"$/\1/p' "$root/env.sh"):$out:/usr/s390x-linux-gnu/lib"
     rel_bench[$rel]=$out/bench_evp-$rel
+    # hwcipher.so is built against libcrypto.so.3: it loads into a release
+    # with that soname as it is (column "hwrel-<release>", before the release's
+    # own), so both providers of that release run on the same EVP code.
+    rel_lib=$(sed -n 's/^OSSL_LIBDIR="\(.*\)"$/\1/p' "$root/env.sh")
+    if [[ "$(readlink "$rel_lib/libcrypto.so" || true)" == *libcrypto.so.3 ]]; then
+        columns+=("hwrel-$rel")
+    else
+        echo "bench_s390x.sh: OpenSSL $rel's libcrypto is not libcrypto.so.3: no hwcipher column in it" >&2
+        no_hw_column+=("$rel")
+    fi
     columns+=("rel-$rel")
 done
 
@@ -158,11 +171,11 @@ done
 run_of() { # <column> -> sets run_env (array) and run_bench
     local col=$1
     run_env=("${guest[@]}") run_bench=$bench
-    if [[ "$col" == rel-* ]]; then
-        local rel=${col#rel-}
+    if [[ "$col" == rel-* || "$col" == hwrel-* ]]; then
+        local rel=${col#*rel-}
         # shellcheck disable=SC2206  # words of VAR=value without blanks
         run_env=(env -u OPENSSL_CONF -u OPENSSL_s390xcap -u HWCIPHER_CORES -u HWCIPHER_TRACE
-                 -u HWCIPHER_SHIM_PARTIAL ${rel_guest[$rel]})
+                 -u HWCIPHER_SHIM_PARTIAL ${rel_guest[$rel]} "OPENSSL_MODULES=$build")
         run_bench=${rel_bench[$rel]}
     fi
 }
@@ -193,6 +206,14 @@ declare -A col_shim=([hw]=$shim_range [sw]=$shim_range) col_added=()
 for col in "${columns[@]}"; do
     [[ "$col" == hw || "$col" == sw ]] && continue
     run_of "$col"
+    if [[ "$col" == hwrel-* ]]; then
+        probe=$("${run_env[@]}" "${qemu[@]}" "$run_bench" --provider hwcipher --cores 2>&1) ||
+            { echo "bench_s390x.sh: hwcipher does not load in $col:" >&2; echo "$probe" >&2; exit 1; }
+        col_shim[$col]=$(sed -n 's/^shim-range: //p' <<< "$probe")
+        [[ "$(sed -n 's/^cores: //p' <<< "$probe")" == "$cores" ]] ||
+            { echo "bench_s390x.sh: hwcipher chose other cores in $col:" >&2; echo "$probe" >&2; exit 1; }
+        continue
+    fi
     probe=$("${run_env[@]}" "${qemu[@]}" "$run_bench" --provider default --openssl-cpacf --cores 2>&1) ||
         { echo "bench_s390x.sh: --openssl-cpacf failed for $col:" >&2; echo "$probe" >&2; exit 1; }
     col_added[$col]=$(sed -n 's/^openssl-cpacf: //p' <<< "$probe")
@@ -236,7 +257,7 @@ count_run() { # <mode> <dir> <how> <size> <column> <updates>
     local run_env run_bench
     id=$(id_of "$mode" "$dir" "$size" "$column" "$k")
     case "$column" in
-        hw)    args=(--provider hwcipher) ;;
+        hw|hwrel-*) args=(--provider hwcipher) ;;
         ossl|rel-*) args=(--provider default --openssl-cpacf) ;;
         sw)    args=(--provider default) ;;
     esac
@@ -317,7 +338,7 @@ figure() { # <mode> <dir> <how> <size> <column>
         fig_ops[$key]="—"; fig_other[$key]="—"; fig_total[$key]="—"
         return
     fi
-    if [[ "$a" == FAIL || "$b" == FAIL ]] && [[ "$col" != hw ]] &&
+    if [[ "$a" == FAIL || "$b" == FAIL ]] && [[ "$col" != hw && "$col" != hwrel-* ]] &&
        grep -q '^cpacf-shim: declined' "$res/$id1.err" "$res/$id2.err"; then
         local why
         why=$(grep -h -m1 '^cpacf-shim: declined' "$res/$id1.err" "$res/$id2.err" | head -1 |
@@ -338,7 +359,7 @@ figure() { # <mode> <dir> <how> <size> <column>
         return
     fi
     # hwcipher must have run the core the report names.
-    if [[ "$col" == hw ]]; then
+    if [[ "$col" == hw || "$col" == hwrel-* ]]; then
         local want=$aes_core got
         [[ "$mode" == GCM ]] && want+="+$ghash_core"
         got=$(sed -n 's/^core: //p' "$res/$id2.out")
@@ -400,6 +421,7 @@ col_title() { # <column>
     case "$1" in
         ossl)  echo "OpenSSL $openssl_version_short" ;;
         rel-*) echo "OpenSSL ${rel_version[${1#rel-}]}" ;;
+        hwrel-*) echo "hwcipher in ${rel_version[${1#hwrel-}]}" ;;
         *)     echo "$1" ;;
     esac
 }
@@ -490,6 +512,9 @@ tables=$out/bench-s390x.md
     echo "\"OpenSSL CPACF\": libcrypto's capability vector given the shim's function"
     echo "codes (bench_evp --openssl-cpacf; OPENSSL_s390xcap can only remove bits)."
     echo "\"Other insns\": all guest instructions outside the shim minus the CPACF ones."
+    echo "\"hwcipher in R\": hwcipher's module in release R's libcrypto (the same driver as"
+    echo "R's default provider), so that EVP's own cost, which differs between releases,"
+    echo "is the same on both sides of a comparison."
     sw_head="" sw_rule=""
     if [[ " ${columns[*]} " == *" sw "* ]]; then
         echo "\"OpenSSL software\": the same library unaided (QEMU reports no AES function)."
@@ -498,11 +523,11 @@ tables=$out/bench-s390x.md
     echo
     rel_head="" rel_rule=""
     for col in "${columns[@]}"; do
-        [[ "$col" == rel-* ]] || continue
+        [[ "$col" == rel-* || "$col" == hwrel-* ]] || continue
         rel_head+=" $(col_title "$col") CPACF calls | $(col_title "$col") other insns |"
         rel_rule+=" --- | ---: |"
     done
-    echo "| mode | dir | bytes | hwcipher CPACF calls | hwcipher other insns | $(col_title ossl) CPACF calls | $(col_title ossl) other insns |$rel_head$sw_head"
+    echo "| mode | dir | bytes | hwcipher in $openssl_version_short CPACF calls | hwcipher in $openssl_version_short other insns | $(col_title ossl) CPACF calls | $(col_title ossl) other insns |$rel_head$sw_head"
     echo "| --- | --- | ---: | --- | ---: | --- | ---: |$rel_rule$sw_rule"
     for row in "${rows[@]}"; do
         read -r mode dir how <<< "$row"
@@ -514,7 +539,7 @@ tables=$out/bench-s390x.md
             sw_cell="" rel_cells=""
             [[ -n "$sw_head" ]] && sw_cell=" ${fig_total[$h sw]} |"
             for col in "${columns[@]}"; do
-                [[ "$col" == rel-* ]] && rel_cells+=" ${fig_ops[$h $col]} | ${fig_other[$h $col]} |"
+                [[ "$col" == rel-* || "$col" == hwrel-* ]] && rel_cells+=" ${fig_ops[$h $col]} | ${fig_other[$h $col]} |"
             done
             printf '| %s | %s | %d | %s | %s | %s | %s |%s%s\n' "$mode" "$dir_txt" "$size" \
                 "${fig_ops[$h hw]}" "${fig_other[$h hw]}" "${fig_ops[$h ossl]}" \
@@ -542,6 +567,9 @@ tables=$out/bench-s390x.md
     for col in "${columns[@]}"; do
         [[ "$col" == rel-* && "${col_added[$col]}" != "$ossl_added" ]] &&
             echo "$(col_title "$col"): ${col_added[$col]}."
+    done
+    for rel in "${no_hw_column[@]}"; do
+        echo "OpenSSL ${rel_version[$rel]}: its libcrypto is not libcrypto.so.3, which hwcipher.so is built against (no hwcipher column in it)."
     done
     for rel in "${unavailable[@]}"; do
         echo "OpenSSL $rel: not available for s390x from this machine's Debian sources (no column)."
