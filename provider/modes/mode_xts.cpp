@@ -37,7 +37,7 @@ public:
     XtsCtx(const ProvCtx* prov, const AlgorithmRow& row)
         // OpenSSL's SM4-XTS starts in GB mode; everything else is IEEE only.
         : FamilyCtx(prov, row), gb_(row.family == Family::sm4) {}
-    ~XtsCtx() override { wipe(&tweak_ks_, sizeof tweak_ks_); }
+    ~XtsCtx() override { wipe_all(tweak_ks_, tweak0_); }
 
     int update(uint8_t* out, size_t* outl, size_t outsize, const uint8_t* in,
                size_t inl) override;
@@ -51,12 +51,22 @@ public:
 private:
     bool schedule_key(const uint8_t* key, size_t keylen) override;
     bool keep_key() override;
+    void restart() override { tweak0_ok_ = false; }
+    void prepare_tweak();
     void crypt(const uint8_t* in, uint8_t* out, size_t len);
     void blocks(uint8_t tweak[kBlockSize], const uint8_t* in, uint8_t* out, size_t n) const;
 
     bool gb_;
     bool equal_halves_ = false; // the key in use has identical halves (decrypt only)
     KeySchedule tweak_ks_{};    // key 2: enciphers the tweak
+    // E(key 2, IV), computed when an init leaves both key and IV set, where
+    // the core has no whole-unit kernel: its AES chain then runs while the
+    // init returns and the update is called, not ahead of the data's own
+    // chain in the update. Used while iv_ still holds tweak0_iv_ (a legacy
+    // caller may rewrite the IV through the "iv" octet pointer).
+    uint8_t tweak0_[kBlockSize] = {};
+    uint8_t tweak0_iv_[kBlockSize] = {};
+    bool tweak0_ok_ = false;
 
 public:
     // AES-XTS lists keylen; SM4-XTS lists xts_standard. The lists are per mode
@@ -75,7 +85,10 @@ bool XtsCtx::schedule_key(const uint8_t* key, size_t keylen) {
     const size_t half = keylen / 2;
     equal_halves_ = CRYPTO_memcmp(key, key + half, half) == 0;
     if (equal_halves_ && encrypt_) return HWC_FAIL(prov_, kErrXtsDuplicatedKeys);
-    if (core_->set_key(ks_, key, half) && core_->set_key(tweak_ks_, key + half, half)) return true;
+    if (core_->set_key(ks_, key, half) && core_->set_key(tweak_ks_, key + half, half)) {
+        prepare_tweak();
+        return true;
+    }
     wipe_all(ks_, tweak_ks_);
     return refused();
 }
@@ -84,7 +97,10 @@ bool XtsCtx::schedule_key(const uint8_t* key, size_t keylen) {
 // encryptor through a key-less re-init: the refused init leaves it a
 // decryptor (init has set the new direction already).
 bool XtsCtx::keep_key() {
-    if (!(encrypt_ && key_set_ && equal_halves_)) return true;
+    if (!(encrypt_ && key_set_ && equal_halves_)) {
+        if (key_set_) prepare_tweak();
+        return true;
+    }
     encrypt_ = false;
     return HWC_FAIL(prov_, kErrXtsDuplicatedKeys);
 }
@@ -93,6 +109,17 @@ void XtsCtx::blocks(uint8_t tweak[kBlockSize], const uint8_t* in, uint8_t* out,
                     size_t n) const {
     if (encrypt_) xts_encrypt(*core_, ks_, tweak, in, out, n, gb_);
     else xts_decrypt(*core_, ks_, tweak, in, out, n, gb_);
+}
+
+void XtsCtx::prepare_tweak() {
+    tweak0_ok_ = false;
+    if (!iv_set_ || core_->xts_unit_encrypt != nullptr || core_->xts_unit_decrypt != nullptr) {
+        wipe(tweak0_, sizeof tweak0_); // a previous key's
+        return;
+    }
+    xts_tweak(*core_, tweak_ks_, iv_, tweak0_);
+    std::memcpy(tweak0_iv_, iv_, kBlockSize);
+    tweak0_ok_ = true;
 }
 
 // One data unit of `len` >= 16 bytes.
@@ -105,7 +132,10 @@ void XtsCtx::crypt(const uint8_t* in, uint8_t* out, size_t len) {
         return;
 
     uint8_t tweak[kBlockSize];
-    xts_tweak(*core_, tweak_ks_, iv_, tweak);
+    if (tweak0_ok_ && std::memcmp(tweak0_iv_, iv_, kBlockSize) == 0)
+        std::memcpy(tweak, tweak0_, kBlockSize);
+    else
+        xts_tweak(*core_, tweak_ks_, iv_, tweak);
 
     // With a partial last block, the last whole block takes part in the
     // stealing and is handled below with it.
