@@ -10,9 +10,10 @@
 #     3.6, 4.0; scripts/openssl_release.sh), each with a bench_evp compiled
 #     against its own headers and libcrypto and run on its suite's loader and
 #     C library; a release the mirror does not serve is named and left out;
-#     and hwcipher in each of those releases whose libcrypto is
-#     libcrypto.so.3 (3.5, 3.6), through the same driver, so that hwcipher
-#     and that release's default provider pay the same EVP code,
+#     and hwcipher in each of those releases, through the same driver, so
+#     that hwcipher and that release's default provider pay the same EVP
+#     code (the module loads into 3.5's and 3.6's libcrypto.so.3 as it is,
+#     and is built again against 4.0's libcrypto.so.4),
 #   - optionally (HWCIPHER_BENCH_SOFTWARE=1) the same OpenSSL as it runs under
 #     QEMU unaided (software AES).
 # A benchmark, not a test: it fails only when a run fails. Markdown on
@@ -138,7 +139,7 @@ qemu=(qemu-s390x -cpu max)
 # root), the cross toolchain's libstdc++ after them. The release's glibc is
 # newer than the cross toolchain's, hence the link ignores what libcrypto
 # needs from it (the suite's own glibc provides it at run time).
-declare -A rel_guest=() rel_bench=() rel_version=()
+declare -A rel_guest=() rel_bench=() rel_version=() rel_modules=()
 unavailable=() no_hw_column=()
 for rel in "${RELEASES[@]}"; do
     if ! root=$(bash scripts/openssl_release.sh "$rel" s390x 2> "$build/openssl-$rel.log"); then
@@ -154,16 +155,25 @@ for rel in "${RELEASES[@]}"; do
     rel_version[$rel]=$(sed -n 's/^OSSL_VERSION="\(.*\)"$/\1/p' "$root/env.sh")
     rel_guest[$rel]="QEMU_LD_PREFIX=$root LD_LIBRARY_PATH=$(sed -n 's/^OSSL_LIBDIR="\(.*\)"$/\1/p' "$root/env.sh"):$out:/usr/s390x-linux-gnu/lib"
     rel_bench[$rel]=$out/bench_evp-$rel
-    # hwcipher.so is built against libcrypto.so.3: it loads into a release
-    # with that soname as it is (column "hwrel-<release>", before the release's
-    # own), so both providers of that release run on the same EVP code.
+    # hwcipher in that release (column "hwrel-<release>", before the
+    # release's own), so both providers of the release run on the same EVP
+    # code: the module built here loads into a libcrypto.so.3 as it is; for
+    # another soname (4.0's libcrypto.so.4) it is built again against the
+    # release's headers and library, next to this build.
     rel_lib=$(sed -n 's/^OSSL_LIBDIR="\(.*\)"$/\1/p' "$root/env.sh")
     if [[ "$(readlink "$rel_lib/libcrypto.so" || true)" == *libcrypto.so.3 ]]; then
-        columns+=("hwrel-$rel")
+        rel_modules[$rel]=$build
+    elif cmake -S . -B "$build-openssl-$rel" -DCMAKE_BUILD_TYPE=Release \
+             "-DCMAKE_TOOLCHAIN_FILE=$repo/cmake/toolchain-s390x.cmake" \
+             "-DHWCIPHER_SYSROOT=$sysroot" -DHWCIPHER_TEST_SEAMS=ON -DHWCIPHER_BUILD_TESTS=OFF \
+             "-DHWCIPHER_OPENSSL_ROOT=$root" >&2 &&
+         cmake --build "$build-openssl-$rel" -j"$JOBS" --target hwcipher >&2; then
+        rel_modules[$rel]=$build-openssl-$rel
     else
-        echo "bench_s390x.sh: OpenSSL $rel's libcrypto is not libcrypto.so.3: no hwcipher column in it" >&2
+        echo "bench_s390x.sh: cannot build hwcipher against OpenSSL $rel: no hwcipher column in it" >&2
         no_hw_column+=("$rel")
     fi
+    [[ -n "${rel_modules[$rel]:-}" ]] && columns+=("hwrel-$rel")
     columns+=("rel-$rel")
 done
 
@@ -175,7 +185,7 @@ run_of() { # <column> -> sets run_env (array) and run_bench
         local rel=${col#*rel-}
         # shellcheck disable=SC2206  # words of VAR=value without blanks
         run_env=(env -u OPENSSL_CONF -u OPENSSL_s390xcap -u HWCIPHER_CORES -u HWCIPHER_TRACE
-                 -u HWCIPHER_SHIM_PARTIAL ${rel_guest[$rel]} "OPENSSL_MODULES=$build")
+                 -u HWCIPHER_SHIM_PARTIAL ${rel_guest[$rel]} "OPENSSL_MODULES=${rel_modules[$rel]:-$build}")
         run_bench=${rel_bench[$rel]}
     fi
 }
@@ -569,7 +579,7 @@ tables=$out/bench-s390x.md
             echo "$(col_title "$col"): ${col_added[$col]}."
     done
     for rel in "${no_hw_column[@]}"; do
-        echo "OpenSSL ${rel_version[$rel]}: its libcrypto is not libcrypto.so.3, which hwcipher.so is built against (no hwcipher column in it)."
+        echo "OpenSSL ${rel_version[$rel]}: hwcipher could not be built against it (no hwcipher column in it)."
     done
     for rel in "${unavailable[@]}"; do
         echo "OpenSSL $rel: not available for s390x from this machine's Debian sources (no column)."
