@@ -53,8 +53,10 @@ public:
 private:
     bool schedule_key(const uint8_t* key, size_t keylen) override;
     bool keep_key() override;
-    [[gnu::noinline]] bool prepare_tweak(); // true; out of line, as the refusal:
-    [[gnu::cold, gnu::noinline]] bool refuse_equal_halves(); // keep_key() needs no frame
+    // Both out of line, so that keep_key() makes tail calls only and needs no
+    // stack frame on the per-message path. prepare_tweak() returns true.
+    [[gnu::noinline]] bool prepare_tweak();
+    [[gnu::cold, gnu::noinline]] bool refuse_equal_halves();
     void crypt(const uint8_t* in, uint8_t* out, size_t len);
     void blocks(uint8_t tweak[kBlockSize], const uint8_t* in, uint8_t* out, size_t n) const;
 
@@ -86,7 +88,8 @@ public:
 // encryption and data encryption share a key); CRYPTO_memcmp because the
 // comparison must not reveal how much of the key matches.
 bool XtsCtx::schedule_key(const uint8_t* key, size_t keylen) {
-    wipe(&tweak_ks_, sizeof tweak_ks_);
+    wipe_all(tweak_ks_, tweak0_);
+    tweak0_ok_ = false;
     const size_t half = keylen / 2;
     equal_halves_ = CRYPTO_memcmp(key, key + half, half) == 0;
     if (equal_halves_ && encrypt_) return HWC_FAIL(prov_, kErrXtsDuplicatedKeys);
@@ -94,8 +97,7 @@ bool XtsCtx::schedule_key(const uint8_t* key, size_t keylen) {
         if (tweak_at_init_) prepare_tweak();
         return true;
     }
-    wipe_all(ks_, tweak_ks_, tweak0_);
-    tweak0_ok_ = false;
+    wipe_all(ks_, tweak_ks_);
     return refused();
 }
 
