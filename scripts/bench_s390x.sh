@@ -153,14 +153,14 @@ for rel in "${RELEASES[@]}"; do
         s390x-linux-gnu-g++ -O2 -std=c++20 -Wall -Wextra -I"$OSSL_INCLUDE"             -I"$OSSL_INCLUDE/$OSSL_TRIPLE" bench/bench_evp.cpp -o "$out/bench_evp-$rel"             -L"$OSSL_LIBDIR" -lcrypto -L"$out" -Wl,--no-as-needed -lhwcipher_bench_shim             -Wl,--unresolved-symbols=ignore-in-shared-libs -Wl,-rpath-link,"$OSSL_LIBDIR" >&2
     ) || { echo "bench_s390x.sh: cannot build bench_evp for OpenSSL $rel" >&2; exit 1; }
     rel_version[$rel]=$(sed -n 's/^OSSL_VERSION="\(.*\)"$/\1/p' "$root/env.sh")
-    rel_guest[$rel]="QEMU_LD_PREFIX=$root LD_LIBRARY_PATH=$(sed -n 's/^OSSL_LIBDIR="\(.*\)"$/\1/p' "$root/env.sh"):$out:/usr/s390x-linux-gnu/lib"
+    rel_lib=$(sed -n 's/^OSSL_LIBDIR="\(.*\)"$/\1/p' "$root/env.sh")
+    rel_guest[$rel]="QEMU_LD_PREFIX=$root LD_LIBRARY_PATH=$rel_lib:$out:/usr/s390x-linux-gnu/lib"
     rel_bench[$rel]=$out/bench_evp-$rel
     # hwcipher in that release (column "hwrel-<release>", before the
     # release's own), so both providers of the release run on the same EVP
     # code: the module built here loads into a libcrypto.so.3 as it is; for
     # another soname (4.0's libcrypto.so.4) it is built again against the
     # release's headers and library, next to this build.
-    rel_lib=$(sed -n 's/^OSSL_LIBDIR="\(.*\)"$/\1/p' "$root/env.sh")
     if [[ "$(readlink "$rel_lib/libcrypto.so" || true)" == *libcrypto.so.3 ]]; then
         rel_modules[$rel]=$build
     elif cmake -S . -B "$build-openssl-$rel" -DCMAKE_BUILD_TYPE=Release \
