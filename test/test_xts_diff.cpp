@@ -130,11 +130,10 @@ TEST(XtsDiff, DataUnitSemanticsMatchDefault) {
 
 // The tweak E(key 2, IV) follows every way the key and IV can change: key and
 // IV in one init, IV-only and key-only re-inits, IV before key in separate
-// inits, and a legacy caller writing the IV through the pointer
-// EVP_CIPHER_CTX_iv_noconst returns
-// (hwcipher computes the tweak at init where the core has no whole-unit
-// kernel, and must notice all of these). Same sequence on the default
-// provider, outputs compared step by step.
+// inits, and a legacy caller writing the IV through the pointer that
+// EVP_CIPHER_CTX_iv_noconst returns. (hwcipher computes the tweak at init
+// where the core has no whole-unit kernel, and must notice all of these.)
+// Same sequence on the default provider, outputs compared step by step.
 TEST(XtsDiff, TweakFollowsEveryKeyAndIvChange) {
     for (const char* name : {"AES-128-XTS", "AES-256-XTS"}) {
         SCOPED_TRACE(name);
