@@ -25,6 +25,14 @@ struct GhashCore {
     // For each of `nblocks` 16-byte blocks X: y = (y xor X) * H in GF(2^128),
     // GCM bit order. nblocks may be 0. `in` needs no alignment.
     void (*update)(const GhashKey& key, uint8_t y[16], const uint8_t* in, size_t nblocks);
+
+    // Optional (nullptr: update, then XOR): GCM's last step, the tag, from y
+    // updated by the nblocks (1 or 2) blocks at `in`, XORed with `mask`; y
+    // is left as it was. A core provides it where y then stays in a register:
+    // its round trip through memory would be on the critical path of every
+    // GCM message.
+    void (*finish)(const GhashKey& key, const uint8_t y[16], const uint8_t* in, size_t nblocks,
+                   const uint8_t mask[16], uint8_t tag[16]) = nullptr;
 };
 
 } // namespace hwc

@@ -68,6 +68,12 @@ void ghash_update(const GhashKey& key, uint8_t y[16], const uint8_t* in, size_t 
     store_reflected(y, hash_blocks(clmul_key(key), load_reflected(y), in, nblocks));
 }
 
+void ghash_finish(const GhashKey& key, const uint8_t y[16], const uint8_t* in, size_t nblocks,
+                  const uint8_t mask[16], uint8_t tag[16]) {
+    const ClmulKey& kd = clmul_key(key);
+    finish_tag(_mm_load_si128(&kd.pw[0]), _mm_load_si128(&kd.pw[1]), y, in, nblocks, mask, tag);
+}
+
 } // namespace
 
 extern const GhashCore ghash_clmul = {
@@ -76,6 +82,7 @@ extern const GhashCore ghash_clmul = {
     .needs = kX86Pclmul,
     .set_key = ghash_set_key,
     .update = ghash_update,
+    .finish = ghash_finish,
 };
 
 } // namespace hwc::x86_64

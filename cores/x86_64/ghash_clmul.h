@@ -156,6 +156,30 @@ struct Acc {
     return fold(hi, lo);
 }
 
+// GhashCore::finish for every x86_64 GHASH core (their keys differ only in
+// where H x^-1 and H^2 x^-1 are stored): tag = y updated by n = 1..2 blocks,
+// XOR mask, y and the products never leaving registers. Schoolbook: the
+// products are independent, and Karatsuba's shuffle and XOR before its
+// middle product would lengthen the chain.
+[[gnu::always_inline]] inline void finish_tag(__m128i h1, __m128i h2, const uint8_t y[16],
+                                              const uint8_t* in, size_t n,
+                                              const uint8_t mask[16], uint8_t tag[16]) {
+    __m128i lo = _mm_setzero_si128(), mid = lo, hi = lo;
+    for (size_t i = 0; i < n; ++i) {
+        __m128i x = load_reflected(in + 16 * i);
+        if (i == 0) x = _mm_xor_si128(x, load_reflected(y));
+        const __m128i h = i + 1 == n ? h1 : h2;
+        lo = _mm_xor_si128(lo, _mm_clmulepi64_si128(x, h, 0x00));
+        mid = _mm_xor_si128(mid, _mm_xor_si128(_mm_clmulepi64_si128(x, h, 0x01),
+                                               _mm_clmulepi64_si128(x, h, 0x10)));
+        hi = _mm_xor_si128(hi, _mm_clmulepi64_si128(x, h, 0x11));
+    }
+    const __m128i r = fold(_mm_xor_si128(hi, _mm_srli_si128(mid, 8)),
+                           _mm_xor_si128(lo, _mm_slli_si128(mid, 8)));
+    const __m128i m = _mm_loadu_si128(reinterpret_cast<const __m128i*>(mask));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(tag), _mm_xor_si128(byte_reverse(r), m));
+}
+
 } // namespace
 
 } // namespace hwc::x86_64::clmul

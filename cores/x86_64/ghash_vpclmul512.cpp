@@ -99,6 +99,14 @@ void ghash_update(const GhashKey& key, uint8_t y[16], const uint8_t* in, size_t 
                : hash_blocks(kd, y0, in, nblocks));
 }
 
+// H^2 and H^1 are the last two 16-byte elements of the descending table.
+void ghash_finish(const GhashKey& key, const uint8_t y[16], const uint8_t* in, size_t nblocks,
+                  const uint8_t mask[16], uint8_t tag[16]) {
+    const __m128i* pw = reinterpret_cast<const __m128i*>(key512(key).pw);
+    clmul::finish_tag(_mm_load_si128(pw + kPowers - 1), _mm_load_si128(pw + kPowers - 2), y, in,
+                      nblocks, mask, tag);
+}
+
 } // namespace
 
 extern const GhashCore ghash_vpclmul_avx512 = {
@@ -107,6 +115,7 @@ extern const GhashCore ghash_vpclmul_avx512 = {
     .needs = kX86Avx2 | kX86Avx512 | kX86Pclmul | vpclmul::kVpclmulFeature,
     .set_key = ghash_set_key,
     .update = ghash_update,
+    .finish = ghash_finish,
 };
 
 } // namespace hwc::x86_64
