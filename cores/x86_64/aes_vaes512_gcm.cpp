@@ -219,16 +219,19 @@ template <unsigned NR, bool Hash>
                                                   rk.k[NR], _mm512_loadu_si512(in + 64 * j))));
 }
 
-// CTR on the n = 1..31 blocks of one masked step.
+// CTR on the n = 1..31 blocks of one masked step; the output is also left
+// in b.
 template <unsigned NR, size_t M>
 [[gnu::always_inline]] inline void ctr_tail(const ZmmKeys<NR>& rk, Ctr32& ctr,
-                                            const uint8_t* in, uint8_t* out, const Step<M>& s) {
-    __m512i b[M];
+                                            const uint8_t* in, uint8_t* out, const Step<M>& s,
+                                            __m512i (&b)[M]) {
     counter_regs<M>(ctr, s.blocks(), rk.k[0], b);
     middle_rounds<NR, true>(rk, b);
 #pragma GCC unroll 8
-    for (size_t j = 0; j < M; ++j)
-        s.store(out, j, vaesenclast(b[j], _mm512_xor_si512(rk.k[NR], s.load(in, j))));
+    for (size_t j = 0; j < M; ++j) {
+        b[j] = vaesenclast(b[j], _mm512_xor_si512(rk.k[NR], s.load(in, j)));
+        s.store(out, j, b[j]);
+    }
 }
 
 // The last n = 1..31 blocks of a call (or all of a short one): decryption
@@ -240,9 +243,10 @@ template <unsigned NR, bool Enc>
     for_steps(n, [&](auto regs, size_t last) {
         constexpr size_t M = decltype(regs)::value;
         const Step<M> s(last);
+        __m512i c[M];
         if constexpr (!Enc) y = hash_tail(key, y, in, s.blocks());
-        ctr_tail<NR, M>(rk, ctr, in, out, s);
-        if constexpr (Enc) y = hash_tail(key, y, out, s.blocks());
+        ctr_tail<NR, M>(rk, ctr, in, out, s, c);
+        if constexpr (Enc) y = hash_regs(key, y, c, s.blocks());
     });
 }
 

@@ -177,25 +177,51 @@ constexpr size_t group_order(size_t i) { return (i + 1) % kUnits; }
     return reduce4(acc);
 }
 
+// The powers register j of an n-block tail (1..32 blocks, one reduction)
+// takes: H^(n-4j)..H^(n-4j-3), read from the table at an unaligned offset;
+// in the last register, when it is partial, masked: nothing past H^1 is read
+// and the lanes without a block multiply by zero.
+[[gnu::always_inline]] inline __m512i tail_powers(const Vpclmul512Key& key, size_t n, size_t j) {
+    const size_t regs = (n + 3) / 4, last = n - 4 * (regs - 1);
+    const uint8_t* p = reinterpret_cast<const uint8_t*>(key.pw) + 16 * (kPowers - n) + 64 * j;
+    if (j + 1 == regs && last != 4)
+        return _mm512_maskz_loadu_epi64(static_cast<__mmask8>(0xffu >> (8 - 2 * last)), p);
+    return _mm512_loadu_si512(p);
+}
+
 // n = 1..32 blocks at p into y, one reduction: register j holds blocks
 // 4j..4j+3 (the last one masked, its missing lanes zero, nothing past the
-// data touched) and takes the powers H^(n-4j)..H^(n-4j-3), read from the
-// table at an unaligned offset (masked alike, so nothing past H^1 is read).
+// data touched) and takes tail_powers(key, n, j).
 [[gnu::always_inline]] inline __m128i hash_tail(const Vpclmul512Key& key, __m128i y,
                                                 const uint8_t* p, size_t n) {
     const size_t regs = (n + 3) / 4, last = n - 4 * (regs - 1);
     const __mmask8 mask = static_cast<__mmask8>(0xffu >> (8 - 2 * last));
-    const uint8_t* powers = reinterpret_cast<const uint8_t*>(key.pw) + 16 * (kPowers - n);
     Acc4 acc = acc4_zero();
     for (size_t j = regs; j-- > 0;) { // register 0 (with y) last
         const bool part = j + 1 == regs && last != 4;
         __m512i x = part ? _mm512_maskz_loadu_epi64(mask, p + 64 * j)
                          : _mm512_loadu_si512(p + 64 * j);
-        const __m512i h = part ? _mm512_maskz_loadu_epi64(mask, powers + 64 * j)
-                               : _mm512_loadu_si512(powers + 64 * j);
         x = reflect4(x);
         if (j == 0) x = _mm512_xor_si512(x, _mm512_zextsi128_si512(y));
-        mul_acc4(acc, x, h);
+        mul_acc4(acc, x, tail_powers(key, n, j));
+    }
+    return reduce4(acc);
+}
+
+// The same for n = 4M - 3..4M blocks already in registers x[0..M-1] (what
+// the stitched kernel's encryption just wrote): hashing them from memory
+// would load what was just stored, and a load from a recent ZMM store, or
+// from a masked one, waits for the store to reach the cache instead of
+// taking the data from it. Lanes of x past the blocks may hold anything:
+// their powers are zero.
+template <size_t M>
+[[gnu::always_inline]] inline __m128i hash_regs(const Vpclmul512Key& key, __m128i y,
+                                                const __m512i (&x)[M], size_t n) {
+    Acc4 acc = acc4_zero();
+    for (size_t j = M; j-- > 0;) { // M <= 8: unrolled
+        __m512i v = reflect4(x[j]);
+        if (j == 0) v = _mm512_xor_si512(v, _mm512_zextsi128_si512(y));
+        mul_acc4(acc, v, tail_powers(key, n, j));
     }
     return reduce4(acc);
 }
