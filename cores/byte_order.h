@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Big-endian 32- and 64-bit words at any byte address (counter fields, length
 // fields, formatted blocks), for the cores and the provider alike; each one
-// load or store (with a byte swap on little-endian machines). The 32-bit pair
+// load or store (with a byte swap on little-endian machines). The
+// little-endian 64-bit pair is the same with the swap on big-endian ones. The 32-bit pair
 // is written byte by byte, as the per-file copies it replaces were: a memcpy
 // form changed GCC's register allocation around GCM's counter update (+7
 // instructions per update on s390x). The 64-bit pair is a fixed-size memcpy,
@@ -34,6 +35,17 @@ inline uint64_t load_be64(const uint8_t* p) {
 
 inline void store_be64(uint8_t* p, uint64_t v) {
     if constexpr (std::endian::native == std::endian::little) v = __builtin_bswap64(v);
+    std::memcpy(p, &v, sizeof v);
+}
+
+inline uint64_t load_le64(const uint8_t* p) {
+    uint64_t v;
+    std::memcpy(&v, p, sizeof v);
+    return std::endian::native == std::endian::little ? v : __builtin_bswap64(v);
+}
+
+inline void store_le64(uint8_t* p, uint64_t v) {
+    if constexpr (std::endian::native != std::endian::little) v = __builtin_bswap64(v);
     std::memcpy(p, &v, sizeof v);
 }
 

@@ -22,7 +22,6 @@ namespace {
 // one KMA call per update instead of one per 2 KiB).
 constexpr size_t kChunkBlocks = 128;
 
-void inc32(uint8_t block[kBlockSize]) { store_be32(block + 12, load_be32(block + 12) + 1); }
 
 // Blocks the kernels read back at once (J0, the counter, the lengths block)
 // are written with one 16-byte store: a load that spans several smaller
@@ -53,6 +52,76 @@ void store_iv_counter(uint8_t* p, const uint8_t iv[12], uint32_t c) {
     store_block(p, first8, last8);
 }
 
+// inc32, the block rewritten with one store.
+void inc32(uint8_t block[kBlockSize]) { store_iv_counter(block, block, load_be32(block + 12) + 1); }
+
+// ---- partial blocks -------------------------------------------------------
+// A partial block (1..15 bytes: AAD's or data's last, GHASH's input padded
+// with zeros) is built in two 64-bit words from at most four loads of its
+// source, never past its end, and buf_ gets it with one 16-byte store: a
+// byte-wise copy plus zero padding would make the 16-byte load that hashes it
+// wait for all those stores (on the per-message path of every message whose
+// AAD or data is not a multiple of 16 bytes, as TLS records' are).
+
+// A block as two words in little-endian order: byte i at bits 8 (i % 8) of
+// word i / 8, so shifts move bytes the same way on every machine.
+struct LeBlock {
+    uint64_t lo, hi;
+};
+
+// 4 bytes at p (4 <= n <= 7: either end of the partial block) as the low
+// half of a little-endian word.
+uint64_t load_le32(const uint8_t* p) {
+    uint32_t v;
+    std::memcpy(&v, p, 4);
+    return std::endian::native == std::endian::little ? v : __builtin_bswap32(v);
+}
+void store_le32(uint8_t* p, uint64_t v) {
+    uint32_t w = static_cast<uint32_t>(v);
+    if constexpr (std::endian::native != std::endian::little) w = __builtin_bswap32(w);
+    std::memcpy(p, &w, 4);
+}
+
+LeBlock load_le_block(const uint8_t* p) { return {load_le64(p), load_le64(p + 8)}; }
+// One 16-byte store (store_block takes the words in native order).
+void store_le_block(uint8_t* p, LeBlock b) {
+    constexpr bool little = std::endian::native == std::endian::little;
+    store_block(p, little ? b.lo : __builtin_bswap64(b.lo), little ? b.hi : __builtin_bswap64(b.hi));
+}
+
+// The n (1..15) bytes at p, zero-padded: overlapping windows of 8, 4 or 1
+// bytes at both ends, as in a short memcpy, but into registers.
+LeBlock load_partial(const uint8_t* p, size_t n) {
+    if (n >= 8) {
+        const uint64_t tail = n == 8 ? 0 : load_le64(p + n - 8) >> (8 * (16 - n));
+        return {load_le64(p), tail};
+    }
+    if (n >= 4) return {load_le32(p) | load_le32(p + n - 4) << (8 * (n - 4)), 0};
+    return {uint64_t{p[0]} | uint64_t{p[n / 2]} << (8 * (n / 2)) | uint64_t{p[n - 1]} << (8 * (n - 1)),
+            0};
+}
+
+// The first n (1..15) bytes of b to p, nothing past them written.
+void store_partial(uint8_t* p, size_t n, LeBlock b) {
+    if (n >= 8) {
+        store_le64(p, b.lo);
+        store_le64(p + n - 8, n == 8 ? b.lo : b.lo >> (8 * (n - 8)) | b.hi << (8 * (16 - n)));
+    } else if (n >= 4) {
+        store_le32(p, b.lo);
+        store_le32(p + n - 4, b.lo >> (8 * (n - 4)));
+    } else {
+        p[0] = static_cast<uint8_t>(b.lo);
+        p[n / 2] = static_cast<uint8_t>(b.lo >> (8 * (n / 2)));
+        p[n - 1] = static_cast<uint8_t>(b.lo >> (8 * (n - 1)));
+    }
+}
+
+// Ones in the first n (1..15) bytes.
+LeBlock partial_mask(size_t n) {
+    if (n >= 8) return {~uint64_t{0}, n == 8 ? 0 : ~uint64_t{0} >> (8 * (16 - n))};
+    return {~uint64_t{0} >> (8 * (8 - n)), 0};
+}
+
 } // namespace
 
 bool GcmEngine::set_key(const BlockCore& core, const GhashCore& ghash, KeySchedule& ks,
@@ -80,6 +149,7 @@ void GcmEngine::clear() {
 
 void GcmEngine::start(const KeySchedule& ks, const uint8_t* iv, size_t ivlen) {
     std::memset(y_, 0, sizeof y_);
+    store_block(buf_, 0, 0);
     buf_n_ = 0;
     uint8_t j0[kBlockSize];
     if (ivlen == 12) {
@@ -126,23 +196,29 @@ void GcmEngine::ghash_bytes(const uint8_t* in, size_t len) {
         in += take;
         len -= take;
         if (buf_n_ < kBlockSize) return;
-        ghash_->update(hkey_, y_, buf_, 1);
-        buf_n_ = 0;
+        flush_buf();
     }
     const size_t whole = len / kBlockSize;
     ghash_->update(hkey_, y_, in, whole);
     in += whole * kBlockSize;
     len -= whole * kBlockSize;
-    std::memcpy(buf_, in, len);
-    buf_n_ = len;
+    if (len != 0) {
+        store_le_block(buf_, load_partial(in, len));
+        buf_n_ = len;
+    }
 }
 
-// Closes the current GHASH input with zero padding to a block boundary.
-void GcmEngine::ghash_pad() {
-    if (buf_n_ == 0) return;
-    std::memset(buf_ + buf_n_, 0, kBlockSize - buf_n_);
+// Hashes the buffer as one block and empties it.
+void GcmEngine::flush_buf() {
     ghash_->update(hkey_, y_, buf_, 1);
+    store_block(buf_, 0, 0);
     buf_n_ = 0;
+}
+
+// Closes the current GHASH input with zero padding to a block boundary (the
+// bytes past buf_n_ are zero already).
+void GcmEngine::ghash_pad() {
+    if (buf_n_ != 0) flush_buf();
 }
 
 bool GcmEngine::aad(const uint8_t* in, size_t len) {
@@ -189,9 +265,15 @@ bool GcmEngine::crypt(const KeySchedule& ks, const uint8_t* in, uint8_t* out, si
         --len;
         buf_[buf_n_++] = encrypt ? o : c;
     }
-    if (buf_n_ == kBlockSize) {
-        ghash_->update(hkey_, y_, buf_, 1);
-        buf_n_ = 0;
+    if (buf_n_ == kBlockSize) flush_buf();
+
+    // A partial last block's keystream first, so that its AES runs beside
+    // the whole blocks' instead of after them: its counter is the current
+    // one plus the whole blocks, in the 32-bit field.
+    if (len % kBlockSize != 0) {
+        uint8_t c[kBlockSize];
+        store_iv_counter(c, ctr_, load_be32(ctr_ + 12) + static_cast<uint32_t>(len / kBlockSize));
+        core_->encrypt_blocks(ks, c, ek_, 1);
     }
 
     // Whole blocks: GHASH reads the ciphertext, so before CTR when decrypting
@@ -227,29 +309,37 @@ bool GcmEngine::crypt(const KeySchedule& ks, const uint8_t* in, uint8_t* out, si
         nblocks -= n;
     }
 
-    // A partial last block: one keystream block, kept for the next call.
+    // The partial last block; the rest of its keystream is kept for the next call.
     if (len != 0) {
-        core_->encrypt_blocks(ks, ctr_, ek_, 1);
         inc32(ctr_);
-        ek_pos_ = 0;
-        for (size_t i = 0; i < len; ++i) {
-            const uint8_t c = in[i];
-            const uint8_t o = static_cast<uint8_t>(c ^ ek_[ek_pos_++]);
-            out[i] = o;
-            buf_[buf_n_++] = encrypt ? o : c;
-        }
+        const LeBlock x = load_partial(in, len), e = load_le_block(ek_), m = partial_mask(len);
+        const LeBlock o = {(x.lo ^ e.lo) & m.lo, (x.hi ^ e.hi) & m.hi};
+        store_partial(out, len, o);
+        store_le_block(buf_, encrypt ? o : x);
+        buf_n_ = len;
+        ek_pos_ = len;
     }
     return true;
 }
 
 void GcmEngine::finish(uint8_t tag[kBlockSize]) {
-    ghash_pad();
-    uint8_t lens[kBlockSize];
-    store_block(lens, bytes_be64(aad_len_ * 8), bytes_be64(data_len_ * 8));
-    ghash_->update(hkey_, y_, lens, 1);
-    for (size_t i = 0; i < kBlockSize; ++i) tag[i] = static_cast<uint8_t>(y_[i] ^ ekj0_[i]);
+    // The last blocks: the buffered partial one, if any, and the lengths.
+    uint8_t last[2 * kBlockSize];
+    size_t n = 0;
+    if (buf_n_ != 0) {
+        std::memcpy(last, buf_, kBlockSize);
+        n = 1;
+    }
+    store_block(last + kBlockSize * n++, bytes_be64(aad_len_ * 8), bytes_be64(data_len_ * 8));
+    if (ghash_->finish != nullptr) {
+        ghash_->finish(hkey_, y_, last, n, ekj0_, tag);
+    } else {
+        ghash_->update(hkey_, y_, last, n);
+        for (size_t i = 0; i < kBlockSize; ++i) tag[i] = static_cast<uint8_t>(y_[i] ^ ekj0_[i]);
+    }
     // Nothing of this message is needed any more.
-    wipe_all(y_, ek_);
+    wipe_all(y_, ek_, buf_, last);
+    buf_n_ = 0;
     ek_pos_ = kBlockSize;
 }
 

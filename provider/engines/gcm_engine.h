@@ -55,6 +55,7 @@ public:
 
 private:
     void ghash_bytes(const uint8_t* in, size_t len);
+    void flush_buf();
     void ghash_pad();
     void ctr32(const KeySchedule& ks, const uint8_t* in, uint8_t* out, size_t nblocks);
 
@@ -63,7 +64,7 @@ private:
     GhashKey hkey_{};
 
     uint8_t y_[kBlockSize] = {};     // GHASH accumulator
-    uint8_t buf_[kBlockSize] = {};   // bytes waiting for a whole GHASH block
+    uint8_t buf_[kBlockSize] = {};   // bytes waiting for a whole GHASH block; zero past buf_n_
     size_t buf_n_ = 0;
     uint8_t ctr_[kBlockSize] = {};   // next counter block
     uint8_t ek_[kBlockSize] = {};    // keystream of the current partial block

@@ -176,16 +176,15 @@ int GcmCtx::update(uint8_t* out, size_t* outl, size_t outsize, const uint8_t* in
 int GcmCtx::finish_message() {
     if (!begin_message()) return 0;
     if (!encrypt_ && !tag_set_) return HWC_FAIL(prov_, kErrTagNotSet);
-    uint8_t tag[kTagLen];
-    eng_.finish(tag);
     iv_state_ = IvState::finished;
     if (encrypt_) {
-        std::memcpy(tag_, tag, kTagLen);
+        eng_.finish(tag_);
         taglen_ = kTagLen;
         tag_ready_ = true;
-        wipe(tag, sizeof tag);
         return 1;
     }
+    uint8_t tag[kTagLen];
+    eng_.finish(tag);
     // Constant time; the expected tag is used once.
     const bool ok = CRYPTO_memcmp(tag, tag_, taglen_) == 0;
     wipe_all(tag, tag_);
