@@ -9,6 +9,8 @@
 #include <gcrypt.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <array>
 #include <string>
 
 #include "test/test_gcm_util.h"
@@ -172,6 +174,123 @@ TEST(GcmDiffGcrypt, Sm4AndTwofishAgainstLibgcrypt) {
         }
     }
     EXPECT_EQ(cases, 120u);
+}
+
+// ---- the 32-bit counter's wrap ---------------------------------------------------
+
+using Block = std::array<uint8_t, 16>;
+
+// X * Y in GF(2^128), GCM bit order (bit 0 is the MSB of byte 0).
+Block gf_mul(const Block& x, const Block& y) {
+    Block z{}, v = y;
+    for (int i = 0; i < 128; ++i) {
+        if ((x[i / 8] >> (7 - i % 8)) & 1)
+            for (int k = 0; k < 16; ++k) z[k] ^= v[k];
+        const bool lsb = v[15] & 1;
+        for (int k = 15; k > 0; --k) v[k] = static_cast<uint8_t>((v[k] >> 1) | (v[k - 1] << 7));
+        v[0] >>= 1;
+        if (lsb) v[0] ^= 0xE1;
+    }
+    return z;
+}
+
+// x^-1 = x^(2^128 - 2): the product of x^(2^i) for i = 1..127.
+Block gf_inv(const Block& x) {
+    Block r{}, sq = x;
+    r[0] = 0x80; // 1
+    for (int i = 1; i < 128; ++i) {
+        sq = gf_mul(sq, sq);
+        r = gf_mul(r, sq);
+    }
+    return r;
+}
+
+// A 16-byte IV whose J0 is `j0` under hash key h: J0 = ((IV H) ^ L) H with
+// L the lengths block of a 128-bit IV, so IV = ((J0 H^-1) ^ L) H^-1.
+Bytes iv_for_j0(const Block& h, const Block& j0) {
+    const Block hi = gf_inv(h);
+    Block t = gf_mul(j0, hi);
+    t[15] ^= 0x80; // L = 0^64 || [128]_64
+    const Block iv = gf_mul(t, hi);
+    return Bytes(iv.begin(), iv.end());
+}
+
+// GCM counts in the low 32 bits of the counter block and wraps there,
+// leaving the upper 96 bits as they are (SP 800-38D inc32). IVs of 16 bytes
+// are solved for a J0 whose low word is 2^32 - 1, - 2 or - 7, so the
+// counter wraps at the first, second or seventh block: in the stitched
+// kernels' split, the two-pass ctr32, and the short first call that takes
+// E(K, J0) with the data's counter blocks (GCM engine, cores without a
+// stitched kernel: SM4 and Twofish, and AES in the portable tier). Against
+// the default provider (AES) and libgcrypt (SM4, Twofish), one-shot and
+// split, every length below crossing the wrap or the short call's limit.
+TEST(GcmDiff, CounterWrapsInItsLow32Bits) {
+    struct Case {
+        const char* name;
+        int gcry_algo; // 0: the default provider is the oracle
+        size_t keylen;
+    };
+    const Case kCases[] = {{"AES-128-GCM", 0, 16},
+                           {"AES-256-GCM", 0, 32},
+                           {"SM4-GCM", GCRY_CIPHER_SM4, 16},
+                           {"TWOFISH-128-GCM", GCRY_CIPHER_TWOFISH128, 16}};
+    size_t cases = 0;
+    for (const Case& c : kCases) {
+        CipherPtr h = hw(c.name);
+        ASSERT_NE(h, nullptr) << c.name;
+        CipherPtr d = c.gcry_algo == 0 ? def(c.name) : CipherPtr(nullptr, EVP_CIPHER_free);
+        for (uint32_t back : {1u, 2u, 7u}) {
+            for (size_t len : {0u, 15u, 16u, 47u, 61u, 100u, 143u, 144u, 300u}) {
+                Message m{random_bytes(c.keylen), {}, random_bytes(13), random_bytes(len)};
+                // H = E(K, 0^128), from the oracle's ECB.
+                Block hk{};
+                if (c.gcry_algo == 0) {
+                    const std::string ecb = std::string(c.name).substr(0, 8) + "ECB";
+                    CipherPtr e = def(ecb);
+                    ASSERT_NE(e, nullptr) << ecb;
+                    CtxPtr ctx = new_ctx();
+                    int outl = 0;
+                    ASSERT_TRUE(EVP_EncryptInit_ex(ctx.get(), e.get(), nullptr, m.key.data(),
+                                                   nullptr));
+                    const Block zero{};
+                    ASSERT_TRUE(EVP_EncryptUpdate(ctx.get(), hk.data(), &outl, zero.data(), 16));
+                } else {
+                    gcrypt_init();
+                    gcry_cipher_hd_t hd;
+                    ASSERT_EQ(gcry_cipher_open(&hd, c.gcry_algo, GCRY_CIPHER_MODE_ECB, 0), 0);
+                    const Block zero{};
+                    EXPECT_EQ(gcry_cipher_setkey(hd, m.key.data(), m.key.size()), 0);
+                    EXPECT_EQ(gcry_cipher_encrypt(hd, hk.data(), 16, zero.data(), 16), 0);
+                    gcry_cipher_close(hd);
+                }
+                Block j0{};
+                const Bytes upper = random_bytes(12);
+                std::copy(upper.begin(), upper.end(), j0.begin());
+                const uint32_t low = 0xFFFFFFFFu - (back - 1);
+                for (int i = 0; i < 4; ++i) j0[12 + i] = static_cast<uint8_t>(low >> (24 - 8 * i));
+                m.iv = iv_for_j0(hk, j0);
+                for (bool split : {false, true}) {
+                    SCOPED_TRACE(std::string(c.name) + " J0 low word 2^32 - " +
+                                 std::to_string(back) + " data " + std::to_string(len) +
+                                 (split ? " split" : "") + " seed " + std::to_string(test_seed()));
+                    Bytes hct, htag, oct, otag, pt;
+                    ASSERT_TRUE(encrypt(h.get(), m, hct, htag, 16, split)) << take_errors();
+                    if (c.gcry_algo == 0) {
+                        ASSERT_TRUE(encrypt(d.get(), m, oct, otag)) << take_errors();
+                    } else {
+                        ASSERT_TRUE(gcrypt_gcm(c.gcry_algo, m, oct, otag));
+                    }
+                    EXPECT_EQ(to_hex(hct), to_hex(oct));
+                    EXPECT_EQ(to_hex(htag), to_hex(otag));
+                    EXPECT_TRUE(decrypt(h.get(), Message{m.key, m.iv, m.aad, oct}, otag, pt, split))
+                        << take_errors();
+                    EXPECT_EQ(to_hex(pt), to_hex(m.in));
+                    ++cases;
+                }
+            }
+        }
+    }
+    EXPECT_EQ(cases, 4u * 3 * 9 * 2);
 }
 
 // No independent Twofish-192 GCM exists here: one-shot and split runs must

@@ -37,7 +37,8 @@ public:
     bool has_key() const { return core_ != nullptr; }
 
     // Starts a message under `iv` (ivlen >= 1; 12 bytes take the fast path,
-    // others go through GHASH). Requires a key; `ks` is the one set_key filled.
+    // others go through GHASH). Requires a key; `ks` is the one set_key
+    // filled, here and in crypt and finish.
     void start(const KeySchedule& ks, const uint8_t* iv, size_t ivlen);
 
     // AAD, any split; false once data has been processed or past the limit.
@@ -48,7 +49,7 @@ public:
     bool data_started() const { return data_started_; }
 
     // Completes GHASH and writes the full 16-byte tag.
-    void finish(uint8_t tag[kBlockSize]);
+    void finish(const KeySchedule& ks, uint8_t tag[kBlockSize]);
 
     // Wipes H and message state.
     void clear();
@@ -58,6 +59,10 @@ private:
     void flush_buf();
     void ghash_pad();
     void ctr32(const KeySchedule& ks, const uint8_t* in, uint8_t* out, size_t nblocks);
+    bool stitched() const { return core_->gcm_ghash == ghash_; }
+    void crypt_first_short(const KeySchedule& ks, const uint8_t* in, uint8_t* out, size_t len,
+                           bool encrypt);
+    void crypt_tail(const uint8_t* in, uint8_t* out, size_t len, bool encrypt);
 
     const BlockCore* core_ = nullptr;
     const GhashCore* ghash_ = nullptr;
@@ -70,6 +75,8 @@ private:
     uint8_t ek_[kBlockSize] = {};    // keystream of the current partial block
     size_t ek_pos_ = kBlockSize;     // used bytes of ek_ (16: none left)
     uint8_t ekj0_[kBlockSize] = {};  // E(K, J0), masks the tag
+    uint8_t j0_[kBlockSize] = {};    // J0, the message's first counter block
+    bool ekj0_pending_ = false;      // E(K, J0) waits for the first data call
     uint64_t aad_len_ = 0, data_len_ = 0;
     bool data_started_ = false;
 };

@@ -107,7 +107,7 @@ int GmacCtx::final(uint8_t* out, size_t* outl, size_t outsize) {
     if (outsize < kGmacSize)
         return HWC_FAIL(prov_, kErrOutputBufferTooSmall, "need %zu bytes, have %zu", kGmacSize,
                         outsize);
-    eng_.finish(out);
+    eng_.finish(ks_, out);
     *outl = kGmacSize;
     started_ = false;
     iv_set_ = false; // one tag per IV

@@ -178,13 +178,13 @@ int GcmCtx::finish_message() {
     if (!encrypt_ && !tag_set_) return HWC_FAIL(prov_, kErrTagNotSet);
     iv_state_ = IvState::finished;
     if (encrypt_) {
-        eng_.finish(tag_);
+        eng_.finish(ks_, tag_);
         taglen_ = kTagLen;
         tag_ready_ = true;
         return 1;
     }
     uint8_t tag[kTagLen];
-    eng_.finish(tag);
+    eng_.finish(ks_, tag);
     // Constant time; the expected tag is used once.
     const bool ok = CRYPTO_memcmp(tag, tag_, taglen_) == 0;
     wipe_all(tag, tag_);
@@ -260,7 +260,7 @@ int GcmCtx::tls_record(uint8_t* out, size_t* outl, size_t outsize, const uint8_t
     bool ok = eng_.aad(tls_aad_, kTlsAadLen) && eng_.crypt(ks_, body, body, payload, encrypt_);
     if (ok) {
         uint8_t tag[kTagLen];
-        eng_.finish(tag);
+        eng_.finish(ks_, tag);
         if (encrypt_) {
             std::memcpy(body + payload, tag, kTagLen);
             *outl = inl;
