@@ -5,7 +5,9 @@
 # scripts/openssl_release.sh, run on its own loader), AES-128-GCM and
 # AES-256-GCM encryption:
 #   - TLS-like: one whole message per buffer (-aead: IV set, AAD, update,
-#     final, tag) at 64 B, 1 KiB and 16 KiB;
+#     final, tag) at 64 B, 1 KiB and 16 KiB, and at 65 B and 1025 B, the
+#     sizes of TLS 1.3 records of 64 B and 1 KiB (the content-type byte
+#     follows the content), whose last block is partial;
 #   - streaming: 16 KiB updates on one running context;
 # each the median of N runs per provider, the two providers alternating run by
 # run, and hwcipher ÷ default per row (> 1: hwcipher faster).
@@ -51,7 +53,7 @@ load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 echo "bench_x86_speed.sh: $version, $runs runs of $seconds s per provider and row" >&2
 rows=()
 for cipher in aes-128-gcm aes-256-gcm; do
-    for shape in "64 -aead" "1024 -aead" "16384 -aead" "16384"; do
+    for shape in "64 -aead" "65 -aead" "1024 -aead" "1025 -aead" "16384 -aead" "16384"; do
         read -r bytes aead <<< "$shape"
         hw=() def=()
         for ((i = 0; i < runs; ++i)); do
