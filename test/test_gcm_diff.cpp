@@ -10,7 +10,6 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <array>
 #include <string>
 
 #include "test/test_gcm_util.h"
@@ -177,22 +176,6 @@ TEST(GcmDiffGcrypt, Sm4AndTwofishAgainstLibgcrypt) {
 }
 
 // ---- the 32-bit counter's wrap ---------------------------------------------------
-
-using Block = std::array<uint8_t, 16>;
-
-// X * Y in GF(2^128), GCM bit order (bit 0 is the MSB of byte 0).
-Block gf_mul(const Block& x, const Block& y) {
-    Block z{}, v = y;
-    for (int i = 0; i < 128; ++i) {
-        if ((x[i / 8] >> (7 - i % 8)) & 1)
-            for (int k = 0; k < 16; ++k) z[k] ^= v[k];
-        const bool lsb = v[15] & 1;
-        for (int k = 15; k > 0; --k) v[k] = static_cast<uint8_t>((v[k] >> 1) | (v[k - 1] << 7));
-        v[0] >>= 1;
-        if (lsb) v[0] ^= 0xE1;
-    }
-    return z;
-}
 
 // x^-1 = x^(2^128 - 2): the product of x^(2^i) for i = 1..127.
 Block gf_inv(const Block& x) {

@@ -22,26 +22,12 @@
 namespace hwc::test {
 namespace {
 
-using Block = std::array<uint8_t, 16>;
-
-// X * Y in GF(2^128), GCM bit order: bit 0 is the MSB of byte 0.
-Block ref_mul(const Block& x, const Block& y) {
-    Block z{}, v = y;
-    for (int i = 0; i < 128; ++i) {
-        if ((x[i / 8] >> (7 - i % 8)) & 1)
-            for (int k = 0; k < 16; ++k) z[k] ^= v[k];
-        const bool lsb = v[15] & 1;
-        for (int k = 15; k > 0; --k) v[k] = static_cast<uint8_t>((v[k] >> 1) | (v[k - 1] << 7));
-        v[0] >>= 1;
-        if (lsb) v[0] ^= 0xE1;
-    }
-    return z;
-}
+using gcm::Block;
 
 Block ref_ghash(const Block& h, Block y, const uint8_t* in, size_t nblocks) {
     for (size_t b = 0; b < nblocks; ++b) {
         for (int k = 0; k < 16; ++k) y[k] ^= in[16 * b + k];
-        y = ref_mul(y, h);
+        y = gcm::gf_mul(y, h);
     }
     return y;
 }

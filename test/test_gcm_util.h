@@ -9,6 +9,7 @@
 #include <openssl/params.h>
 
 #include <algorithm>
+#include <array>
 #include <memory>
 #include <string>
 #include <vector>
@@ -39,6 +40,24 @@ inline std::vector<size_t> pieces(size_t total, bool split) {
         left -= n;
     }
     return out;
+}
+
+// A GCM block, and X * Y in GF(2^128) in GCM's bit order (bit 0 is the MSB
+// of byte 0), bit-serial as SP 800-38D Algorithm 1 writes it: the reference
+// the GHASH tests check against and the arithmetic that solves for IVs.
+using Block = std::array<uint8_t, 16>;
+
+inline Block gf_mul(const Block& x, const Block& y) {
+    Block z{}, v = y;
+    for (int i = 0; i < 128; ++i) {
+        if ((x[i / 8] >> (7 - i % 8)) & 1)
+            for (int k = 0; k < 16; ++k) z[k] ^= v[k];
+        const bool lsb = v[15] & 1;
+        for (int k = 15; k > 0; --k) v[k] = static_cast<uint8_t>((v[k] >> 1) | (v[k - 1] << 7));
+        v[0] >>= 1;
+        if (lsb) v[0] ^= 0xE1;
+    }
+    return z;
 }
 
 struct Message {
