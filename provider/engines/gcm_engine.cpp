@@ -261,11 +261,21 @@ bool GcmEngine::crypt(const KeySchedule& ks, const uint8_t* in, uint8_t* out, si
                       bool encrypt) {
     if (len == 0) return true;
     if (len > kMaxData - data_len_) return false;
+    data_len_ += len;
     if (!data_started_) {
         ghash_pad(); // AAD ends here
         data_started_ = true;
+        if (ekj0_pending_) {
+            // The first data call (data_len_ counts only this one: not under
+            // the huge-input test seam, which presets the counter).
+            if (len / kBlockSize <= kShortBlocks && data_len_ == len) {
+                crypt_first_short(ks, in, out, len, encrypt);
+                return true;
+            }
+            core_->encrypt_blocks(ks, j0_, ekj0_, 1);
+            ekj0_pending_ = false;
+        }
     }
-    data_len_ += len;
 
     // Finish the keystream block a previous call started.
     while (ek_pos_ < kBlockSize && len != 0) {
@@ -277,19 +287,6 @@ bool GcmEngine::crypt(const KeySchedule& ks, const uint8_t* in, uint8_t* out, si
         buf_[buf_n_++] = encrypt ? o : c;
     }
     if (buf_n_ == kBlockSize) flush_buf();
-
-    if (len == 0) return true;
-    const GcmFn kernel = gcm_kernel(*core_, *ghash_, encrypt);
-    if (ekj0_pending_) {
-        // The first data call (data_len_ counts only this one: not under the
-        // huge-input test seam, which presets the counter).
-        if (len / kBlockSize <= kShortBlocks && data_len_ == len) {
-            crypt_first_short(ks, in, out, len, encrypt);
-            return true;
-        }
-        core_->encrypt_blocks(ks, j0_, ekj0_, 1);
-        ekj0_pending_ = false;
-    }
 
     // A partial last block's keystream first, so that its AES runs beside
     // the whole blocks' instead of after them: its counter is the current
@@ -305,6 +302,7 @@ bool GcmEngine::crypt(const KeySchedule& ks, const uint8_t* in, uint8_t* out, si
     // A core with a stitched kernel for this GHASH core does both in one pass
     // (cores/modes.h gcm_kernel); it too must not see the 32-bit field wrap.
     size_t nblocks = len / kBlockSize;
+    const GcmFn kernel = gcm_kernel(*core_, *ghash_, encrypt);
     while (nblocks != 0) {
         size_t n = nblocks;
         if (kernel != nullptr) {
