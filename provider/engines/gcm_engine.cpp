@@ -91,7 +91,8 @@ LeBlock load_le_block(const uint8_t* p) { return {load_le64(p), load_le64(p + 8)
 // One 16-byte store (store_block takes the words in native order).
 void store_le_block(uint8_t* p, LeBlock b) {
     constexpr bool little = std::endian::native == std::endian::little;
-    store_block(p, little ? b.lo : __builtin_bswap64(b.lo), little ? b.hi : __builtin_bswap64(b.hi));
+    store_block(p, little ? b.lo : __builtin_bswap64(b.lo),
+                little ? b.hi : __builtin_bswap64(b.hi));
 }
 
 // The n (1..15) bytes at p, zero-padded: overlapping windows of 8, 4 or 1
@@ -102,8 +103,8 @@ LeBlock load_partial(const uint8_t* p, size_t n) {
         return {load_le64(p), tail};
     }
     if (n >= 4) return {load_le32(p) | load_le32(p + n - 4) << (8 * (n - 4)), 0};
-    return {uint64_t{p[0]} | uint64_t{p[n / 2]} << (8 * (n / 2)) | uint64_t{p[n - 1]} << (8 * (n - 1)),
-            0};
+    const uint64_t mid = uint64_t{p[n / 2]} << (8 * (n / 2));
+    return {uint64_t{p[0]} | mid | uint64_t{p[n - 1]} << (8 * (n - 1)), 0};
 }
 
 // The first n (1..15) bytes of b to p, nothing past them written.
