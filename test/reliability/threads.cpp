@@ -13,6 +13,14 @@
 // create their own context and load hwcipher into it, so provider inits run
 // while other threads raise errors and run ciphers. Each thread runs the
 // workload K times; every run of every thread must give the same output.
+// The round itself holds one reference to both providers of the shared
+// context from before the threads start until they end: OpenSSL 3.0's
+// provider store flushes its method cache whenever a provider becomes
+// active, and a fetch in another thread at that moment can fail with
+// "unsupported" (openssl/openssl#17633, in libcrypto, not hwcipher: a CI
+// round saw all four sharing threads fail so). The threads' own loads and
+// unloads then only count references there; hwcipher's provider init still
+// runs in the other threads' contexts while these run ciphers.
 //
 // The parent reads each child's stderr: any ThreadSanitizer report fails the
 // round. Reports are counted apart when a frame lies in hwcipher.so or in
@@ -22,6 +30,7 @@
 // hwcipher.so), <M> output mismatches".
 #include <openssl/crypto.h>
 #include <openssl/err.h>
+#include <openssl/provider.h>
 
 #include <dlfcn.h>
 #include <sys/wait.h>
@@ -92,6 +101,12 @@ int child(const Options& o) {
     }
     OSSL_LIB_CTX* shared = OSSL_LIB_CTX_new();
     if (shared == nullptr) return 3;
+    OSSL_PROVIDER* held_default = OSSL_PROVIDER_load(shared, "default");
+    OSSL_PROVIDER* held = OSSL_PROVIDER_load(shared, "hwcipher");
+    if (held_default == nullptr || held == nullptr) {
+        std::fprintf(stderr, "cannot load the providers into the shared context\n");
+        return 3;
+    }
     const int n = o.threads;
     std::vector<std::unique_ptr<Output>> outs;
     for (int t = 0; t < n * o.repeat; ++t) outs.push_back(std::make_unique<Output>());
@@ -115,6 +130,8 @@ int child(const Options& o) {
         });
     }
     for (std::thread& th : pool) th.join();
+    OSSL_PROVIDER_unload(held);
+    OSSL_PROVIDER_unload(held_default);
     OSSL_LIB_CTX_free(shared);
     int rc = 0;
     for (int t = 0; t < n; ++t) {
