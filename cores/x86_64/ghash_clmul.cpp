@@ -68,10 +68,12 @@ void ghash_update(const GhashKey& key, uint8_t y[16], const uint8_t* in, size_t 
     store_reflected(y, hash_blocks(clmul_key(key), load_reflected(y), in, nblocks));
 }
 
+// This core's powers ascend: H^2 and H^1 in the descending order finish_tag reads.
 void ghash_finish(const GhashKey& key, const uint8_t y[16], const uint8_t* in, size_t nblocks,
                   const uint8_t mask[16], uint8_t tag[16]) {
     const ClmulKey& kd = clmul_key(key);
-    finish_tag(_mm_load_si128(&kd.pw[0]), _mm_load_si128(&kd.pw[1]), y, in, nblocks, mask, tag);
+    const __m128i desc[2] = {_mm_load_si128(&kd.pw[1]), _mm_load_si128(&kd.pw[0])};
+    finish_tag(desc, 2, y, in, nblocks, mask, tag);
 }
 
 } // namespace

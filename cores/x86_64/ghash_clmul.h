@@ -156,26 +156,35 @@ struct Acc {
     return fold(hi, lo);
 }
 
-// GhashCore::finish for every x86_64 GHASH core (their keys differ only in
-// where H x^-1 and H^2 x^-1 are stored): tag = y updated by n = 1..2 blocks,
-// XOR mask, y and the products never leaving registers. Schoolbook: the
-// products are independent, and Karatsuba's shuffle and XOR before its
-// middle product would lengthen the chain.
-[[gnu::always_inline]] inline void finish_tag(__m128i h1, __m128i h2, const uint8_t y[16],
-                                              const uint8_t* in, size_t n,
-                                              const uint8_t mask[16], uint8_t tag[16]) {
+// y updated by n = 1..3 blocks at `in` on XMM registers, one reduction:
+// inputs shorter than a vector group (GCM's AAD and length blocks), where
+// lane folding would cost more than it saves. Schoolbook products (each
+// independent: Karatsuba's shuffle and XOR before its middle product would
+// lengthen the chain); the powers come from a descending table pw of
+// npowers elements (H^k is pw[npowers - k]), as the vector cores keep them.
+[[gnu::always_inline]] inline __m128i hash_few(const __m128i* pw, size_t npowers, __m128i y,
+                                               const uint8_t* in, size_t n) {
     __m128i lo = _mm_setzero_si128(), mid = lo, hi = lo;
     for (size_t i = 0; i < n; ++i) {
         __m128i x = load_reflected(in + 16 * i);
-        if (i == 0) x = _mm_xor_si128(x, load_reflected(y));
-        const __m128i h = i + 1 == n ? h1 : h2;
+        if (i == 0) x = _mm_xor_si128(x, y);
+        const __m128i h = _mm_load_si128(pw + (npowers - (n - i)));
         lo = _mm_xor_si128(lo, _mm_clmulepi64_si128(x, h, 0x00));
         mid = _mm_xor_si128(mid, _mm_xor_si128(_mm_clmulepi64_si128(x, h, 0x01),
                                                _mm_clmulepi64_si128(x, h, 0x10)));
         hi = _mm_xor_si128(hi, _mm_clmulepi64_si128(x, h, 0x11));
     }
-    const __m128i r = fold(_mm_xor_si128(hi, _mm_srli_si128(mid, 8)),
-                           _mm_xor_si128(lo, _mm_slli_si128(mid, 8)));
+    return fold(_mm_xor_si128(hi, _mm_srli_si128(mid, 8)),
+                _mm_xor_si128(lo, _mm_slli_si128(mid, 8)));
+}
+
+// GhashCore::finish for every x86_64 GHASH core: tag = y updated by n = 1..2
+// blocks (hash_few over a descending table), XOR mask, y and the product
+// never leaving registers.
+[[gnu::always_inline]] inline void finish_tag(const __m128i* pw, size_t npowers,
+                                              const uint8_t y[16], const uint8_t* in, size_t n,
+                                              const uint8_t mask[16], uint8_t tag[16]) {
+    const __m128i r = hash_few(pw, npowers, load_reflected(y), in, n);
     const __m128i m = _mm_loadu_si128(reinterpret_cast<const __m128i*>(mask));
     _mm_storeu_si128(reinterpret_cast<__m128i*>(tag), _mm_xor_si128(byte_reverse(r), m));
 }

@@ -27,7 +27,7 @@ namespace {
 
 using namespace vpclmul;
 
-// Below this many blocks hash_few's XMM code is as fast: a short input
+// Below this many blocks clmul::hash_few's XMM code is as fast: a short input
 // fills few vector registers, and the XMM path has no lane folding to pay for.
 constexpr size_t kVectorMin = 4;
 
@@ -79,16 +79,15 @@ void ghash_update(const GhashKey& key, uint8_t y[16], const uint8_t* in, size_t 
     const __m128i y0 = clmul::load_reflected(y);
     clmul::store_reflected(
         y, nblocks < kVectorMin
-               ? hash_few(reinterpret_cast<const __m128i*>(kd.pw), kGroup, y0, in, nblocks)
+               ? clmul::hash_few(reinterpret_cast<const __m128i*>(kd.pw), kGroup, y0, in,
+                                 nblocks)
                : hash_blocks(kd, y0, in, nblocks));
 }
 
-// H^2 and H^1 are the last two 16-byte elements of the descending table.
 void ghash_finish(const GhashKey& key, const uint8_t y[16], const uint8_t* in, size_t nblocks,
                   const uint8_t mask[16], uint8_t tag[16]) {
     const __m128i* pw = reinterpret_cast<const __m128i*>(vpclmul_key(key).pw);
-    clmul::finish_tag(_mm_load_si128(pw + kGroup - 1), _mm_load_si128(pw + kGroup - 2), y, in,
-                      nblocks, mask, tag);
+    clmul::finish_tag(pw, kGroup, y, in, nblocks, mask, tag);
 }
 
 } // namespace

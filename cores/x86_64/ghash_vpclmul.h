@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // GHASH on VPCLMULQDQ with 256-bit vectors: the GhashKey layout of
-// "ghash-vpclmul-avx2" and its multiply/reduce steps (hash_few also serves
-// ghash-vpclmul-avx512). Included only
+// "ghash-vpclmul-avx2" and its multiply/reduce steps. Included only
 // by translation units built with -mavx2 -mvpclmulqdq -mpclmul; as in
 // ghash_clmul.h the helpers sit in an unnamed namespace, so each such unit
 // keeps its own copy and no narrower-ISA caller can be linked to one.
@@ -21,7 +20,7 @@
 // The sums of both lanes are folded into one 128-bit value only once per
 // group (reduce()), then reduced with ghash_clmul.h's fold().
 //
-// Inputs of 1..3 blocks go through hash_few on XMM registers.
+// Inputs of 1..3 blocks go through clmul::hash_few on XMM registers.
 //
 // A group of c < 16 blocks (a call's tail) uses the last c/2 power registers.
 // An odd c is taken as c + 1 blocks, the first a zero block: register 0 then
@@ -171,27 +170,6 @@ struct Acc2 {
                                : _mm256_xor_si256(load2_reflected(in), in_lane0(y));
     mul_acc_power2(acc, x0, key, first);
     return reduce2(acc);
-}
-
-// y updated by n = 1..3 blocks at `in` on XMM registers, one reduction:
-// inputs shorter than a vector group (GCM's AAD and length blocks), where
-// lane folding would cost more than it saves. Schoolbook products; the
-// powers come from a key's descending table pw of npowers elements (H^k is
-// pw[npowers - k]), this core's or ghash-vpclmul-avx512's.
-[[gnu::always_inline]] inline __m128i hash_few(const __m128i* pw, size_t npowers, __m128i y,
-                                               const uint8_t* in, size_t n) {
-    __m128i lo = _mm_setzero_si128(), mid = lo, hi = lo;
-    for (size_t i = 0; i < n; ++i) {
-        __m128i x = clmul::load_reflected(in + 16 * i);
-        if (i == 0) x = _mm_xor_si128(x, y);
-        const __m128i h = _mm_load_si128(pw + (npowers - (n - i)));
-        lo = _mm_xor_si128(lo, _mm_clmulepi64_si128(x, h, 0x00));
-        mid = _mm_xor_si128(mid, _mm_xor_si128(_mm_clmulepi64_si128(x, h, 0x01),
-                                               _mm_clmulepi64_si128(x, h, 0x10)));
-        hi = _mm_xor_si128(hi, _mm_clmulepi64_si128(x, h, 0x11));
-    }
-    return clmul::fold(_mm_xor_si128(hi, _mm_srli_si128(mid, 8)),
-                       _mm_xor_si128(lo, _mm_slli_si128(mid, 8)));
 }
 
 } // namespace

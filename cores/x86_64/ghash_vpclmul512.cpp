@@ -31,7 +31,7 @@ namespace {
 
 using namespace vpclmul512;
 
-// Below this many blocks XMM code is as fast (vpclmul::hash_few): no lane
+// Below this many blocks XMM code is as fast (clmul::hash_few): no lane
 // folding to pay for.
 constexpr size_t kVectorMin = 4;
 
@@ -94,17 +94,15 @@ void ghash_update(const GhashKey& key, uint8_t y[16], const uint8_t* in, size_t 
     const __m128i y0 = clmul::load_reflected(y);
     clmul::store_reflected(
         y, nblocks < kVectorMin
-               ? vpclmul::hash_few(reinterpret_cast<const __m128i*>(kd.pw), kPowers, y0, in,
+               ? clmul::hash_few(reinterpret_cast<const __m128i*>(kd.pw), kPowers, y0, in,
                                    nblocks)
                : hash_blocks(kd, y0, in, nblocks));
 }
 
-// H^2 and H^1 are the last two 16-byte elements of the descending table.
 void ghash_finish(const GhashKey& key, const uint8_t y[16], const uint8_t* in, size_t nblocks,
                   const uint8_t mask[16], uint8_t tag[16]) {
     const __m128i* pw = reinterpret_cast<const __m128i*>(key512(key).pw);
-    clmul::finish_tag(_mm_load_si128(pw + kPowers - 1), _mm_load_si128(pw + kPowers - 2), y, in,
-                      nblocks, mask, tag);
+    clmul::finish_tag(pw, kPowers, y, in, nblocks, mask, tag);
 }
 
 } // namespace
