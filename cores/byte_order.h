@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 // Big-endian 32- and 64-bit words at any byte address (counter fields, length
 // fields, formatted blocks), for the cores and the provider alike; each one
-// load or store (with a byte swap on little-endian machines). The
-// little-endian 64-bit pair is the same with the swap on big-endian ones. The 32-bit pair
+// load or store (with a byte swap on little-endian machines). The 32-bit pair
 // is written byte by byte, as the per-file copies it replaces were: a memcpy
 // form changed GCC's register allocation around GCM's counter update (+7
 // instructions per update on s390x). The 64-bit pair is a fixed-size memcpy,
 // which gave CCM's block formatting 16 fewer instructions per message than
-// the byte form.
+// the byte form. The little-endian 64-bit pair (GCM's partial blocks, GCM-SIV's
+// lengths) is the same with the swap on big-endian machines.
 #pragma once
 
 #include <bit>

@@ -10,6 +10,7 @@
 // (polyval_ghash.h), so a hardware GHASH core speeds up GCM-SIV too.
 #include <cstring>
 
+#include "cores/byte_order.h"
 #include "cores/modes.h"
 #include "provider/engines/polyval_ghash.h"
 #include "provider/modes/mode_contexts.h"
@@ -24,10 +25,6 @@ namespace {
 constexpr size_t kNonceLen = 12;
 // RFC 8452 §6: plaintext and AAD are each at most 2^36 bytes.
 constexpr uint64_t kMaxLen = uint64_t{1} << 36;
-
-void store_le64(uint8_t* p, uint64_t v) {
-    for (size_t i = 0; i < 8; ++i) p[i] = static_cast<uint8_t>(v >> (8 * i));
-}
 
 // KeyedCtx's key schedule is the key-generating key; the nonce is its IV.
 class GcmSivCtx final : public SivFamily<GcmSivCtx> {
