@@ -154,7 +154,7 @@ void GcmEngine::clear() {
     ghash_ = nullptr;
 }
 
-void GcmEngine::start(const KeySchedule& ks, const uint8_t* iv, size_t ivlen) {
+void GcmEngine::start(const uint8_t* iv, size_t ivlen) {
     std::memset(y_, 0, sizeof y_);
     store_block(buf_, 0, 0);
     buf_n_ = 0;
@@ -174,13 +174,13 @@ void GcmEngine::start(const KeySchedule& ks, const uint8_t* iv, size_t ivlen) {
         std::memcpy(ctr_, j0_, kBlockSize);
         inc32(ctr_);
     }
-    // E(K, J0) masks the tag. Without a stitched kernel (SM4, Twofish; AES
-    // on cores without one) it waits for the first data call, whose counter
-    // blocks follow J0: a short message's time is mostly the latency of its
-    // kernel calls (SM4's and Twofish's rounds are long chains), and one ctr
-    // call then serves both (crypt_first_short).
-    ekj0_pending_ = !stitched();
-    if (!ekj0_pending_) core_->encrypt_blocks(ks, j0_, ekj0_, 1);
+    // E(K, J0) masks the tag. It waits for the first data call (or finish,
+    // if none comes) and runs beside that call's blocks: a short message's
+    // time is mostly the latency of its kernel calls, and the rounds of a
+    // lone block here would be one more (AES-128-GCM, 1021-byte messages in
+    // 3.6 on Zen 4: 242 -> 217 ns). Without a stitched kernel (SM4, Twofish,
+    // AES on cores without one) one ctr call serves both (crypt_first_short).
+    ekj0_pending_ = true;
     wipe(ek_, sizeof ek_);
     ek_pos_ = kBlockSize;
     aad_len_ = data_len_ = 0;
@@ -269,7 +269,7 @@ bool GcmEngine::crypt(const KeySchedule& ks, const uint8_t* in, uint8_t* out, si
         if (ekj0_pending_) {
             // The first data call (data_len_ counts only this one: not under
             // the huge-input test seam, which presets the counter).
-            if (len / kBlockSize <= kShortBlocks && data_len_ == len) {
+            if (!stitched() && len / kBlockSize <= kShortBlocks && data_len_ == len) {
                 crypt_first_short(ks, in, out, len, encrypt);
                 return true;
             }

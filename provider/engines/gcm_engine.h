@@ -37,9 +37,9 @@ public:
     bool has_key() const { return core_ != nullptr; }
 
     // Starts a message under `iv` (ivlen >= 1; 12 bytes take the fast path,
-    // others go through GHASH). Requires a key; `ks` is the one set_key
-    // filled, here and in crypt and finish.
-    void start(const KeySchedule& ks, const uint8_t* iv, size_t ivlen);
+    // others go through GHASH). Requires a key; crypt and finish take the
+    // `ks` that set_key filled.
+    void start(const uint8_t* iv, size_t ivlen);
 
     // AAD, any split; false once data has been processed or past the limit.
     bool aad(const uint8_t* in, size_t len);
@@ -76,7 +76,7 @@ private:
     size_t ek_pos_ = kBlockSize;     // used bytes of ek_ (16: none left)
     uint8_t ekj0_[kBlockSize] = {};  // E(K, J0), masks the tag
     uint8_t j0_[kBlockSize] = {};    // J0, the message's first counter block
-    bool ekj0_pending_ = false;      // E(K, J0) waits for the first data call
+    bool ekj0_pending_ = false;      // E(K, J0) waits for the first data call or finish
     uint64_t aad_len_ = 0, data_len_ = 0;
     bool data_started_ = false;
 };

@@ -90,7 +90,7 @@ bool GmacCtx::begin() {
     if (!need_key()) return false;
     if (!iv_set_)
         return HWC_FAIL(prov_, kErrNoIvSet, "GMAC needs an iv for every tag (param \"iv\")");
-    eng_.start(ks_, iv_, ivlen_);
+    eng_.start(iv_, ivlen_);
     started_ = true;
     return true;
 }

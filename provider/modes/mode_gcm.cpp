@@ -148,7 +148,7 @@ bool GcmCtx::begin_message() {
         iv_generated_ = true;
         [[fallthrough]];
     case IvState::buffered:
-        eng_.start(ks_, iv_buf_, ivlen_);
+        eng_.start(iv_buf_, ivlen_);
         iv_state_ = IvState::active;
         tag_ready_ = false;
         return true;
@@ -218,7 +218,7 @@ bool GcmCtx::iv_gen(uint8_t* out, size_t olen) {
     if (!iv_gen_ || !key_set_ || ivlen_ < kTlsExplicitIvLen)
         return HWC_FAIL(prov_, kErrNoIvSet, "tlsivgen needs a key and tlsivfixed");
     if (olen == 0 || olen > ivlen_) olen = ivlen_;
-    eng_.start(ks_, iv_buf_, ivlen_);
+    eng_.start(iv_buf_, ivlen_);
     iv_state_ = IvState::active;
     tag_ready_ = false;
     std::memcpy(out, iv_buf_ + ivlen_ - olen, olen);
@@ -234,7 +234,7 @@ bool GcmCtx::iv_inv(const uint8_t* in, size_t inl) {
     if (inl == 0 || inl > ivlen_)
         return HWC_FAIL(prov_, kErrInvalidIvLength, "tlsivinv length %zu", inl);
     std::memcpy(iv_buf_ + ivlen_ - inl, in, inl);
-    eng_.start(ks_, iv_buf_, ivlen_);
+    eng_.start(iv_buf_, ivlen_);
     iv_state_ = IvState::active;
     return true;
 }
