@@ -145,7 +145,6 @@ bool GcmEngine::set_key(const BlockCore& core, const GhashCore& ghash, KeySchedu
 
 void GcmEngine::clear() {
     wipe_all(hkey_, y_, buf_, ctr_, ek_, ekj0_, j0_);
-    ekj0_pending_ = false;
     buf_n_ = 0;
     ek_pos_ = kBlockSize;
     aad_len_ = data_len_ = 0;
@@ -174,13 +173,13 @@ void GcmEngine::start(const uint8_t* iv, size_t ivlen) {
         std::memcpy(ctr_, j0_, kBlockSize);
         inc32(ctr_);
     }
-    // E(K, J0) masks the tag. It waits for the first data call (or finish,
-    // if none comes) and runs beside that call's blocks: a short message's
-    // time is mostly the latency of its kernel calls, and the rounds of a
-    // lone block here would be one more (AES-128-GCM, 1021-byte messages in
-    // 3.6 on Zen 4: 242 -> 217 ns). Without a stitched kernel (SM4, Twofish,
-    // AES on cores without one) one ctr call serves both (crypt_first_short).
-    ekj0_pending_ = true;
+    // E(K, J0) masks the tag. It is not enciphered here but with the first
+    // data call (or at finish, if none comes), beside that call's blocks: a
+    // short message's time is mostly the latency of its kernel calls, and
+    // the rounds of a lone block here would be one more (AES-128-GCM,
+    // 1021-byte messages in 3.6 on Zen 4: 242 -> 217 ns). Without a stitched
+    // kernel (SM4, Twofish, AES on cores without one) one ctr call serves
+    // both (crypt_first_short).
     wipe(ek_, sizeof ek_);
     ek_pos_ = kBlockSize;
     aad_len_ = data_len_ = 0;
@@ -266,16 +265,13 @@ bool GcmEngine::crypt(const KeySchedule& ks, const uint8_t* in, uint8_t* out, si
     if (!data_started_) {
         ghash_pad(); // AAD ends here
         data_started_ = true;
-        if (ekj0_pending_) {
-            // The first data call (data_len_ counts only this one: not under
-            // the huge-input test seam, which presets the counter).
-            if (!stitched() && len / kBlockSize <= kShortBlocks && data_len_ == len) {
-                crypt_first_short(ks, in, out, len, encrypt);
-                return true;
-            }
-            core_->encrypt_blocks(ks, j0_, ekj0_, 1);
-            ekj0_pending_ = false;
+        // The first data call (data_len_ counts only this one: not under the
+        // huge-input test seam, which presets the counter), and E(K, J0).
+        if (!stitched() && len / kBlockSize <= kShortBlocks && data_len_ == len) {
+            crypt_first_short(ks, in, out, len, encrypt);
+            return true;
         }
+        core_->encrypt_blocks(ks, j0_, ekj0_, 1);
     }
 
     // Finish the keystream block a previous call started.
@@ -353,7 +349,6 @@ void GcmEngine::crypt_first_short(const KeySchedule& ks, const uint8_t* in, uint
     std::memcpy(ctr_, j0_, kBlockSize);
     ctr32(ks, blocks, blocks, total);
     std::memcpy(ekj0_, blocks, kBlockSize);
-    ekj0_pending_ = false;
     std::memcpy(out, blocks + kBlockSize, nblocks * kBlockSize);
     if (encrypt) ghash_->update(hkey_, y_, out, nblocks);
     if (tail != 0) {
@@ -375,10 +370,7 @@ void GcmEngine::crypt_tail(const uint8_t* in, uint8_t* out, size_t len, bool enc
 }
 
 void GcmEngine::finish(const KeySchedule& ks, uint8_t tag[kBlockSize]) {
-    if (ekj0_pending_) { // no data came
-        core_->encrypt_blocks(ks, j0_, ekj0_, 1);
-        ekj0_pending_ = false;
-    }
+    if (!data_started_) core_->encrypt_blocks(ks, j0_, ekj0_, 1); // no data came
     // The last blocks: the buffered partial one, if any, and the lengths.
     uint8_t last[2 * kBlockSize];
     size_t n = 0;

@@ -74,9 +74,8 @@ private:
     uint8_t ctr_[kBlockSize] = {};   // next counter block
     uint8_t ek_[kBlockSize] = {};    // keystream of the current partial block
     size_t ek_pos_ = kBlockSize;     // used bytes of ek_ (16: none left)
-    uint8_t ekj0_[kBlockSize] = {};  // E(K, J0), masks the tag
+    uint8_t ekj0_[kBlockSize] = {};  // E(K, J0), masks the tag; set with the first data (or finish)
     uint8_t j0_[kBlockSize] = {};    // J0, the message's first counter block
-    bool ekj0_pending_ = false;      // E(K, J0) waits for the first data call or finish
     uint64_t aad_len_ = 0, data_len_ = 0;
     bool data_started_ = false;
 };
