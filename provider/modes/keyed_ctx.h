@@ -117,13 +117,13 @@ public:
         return new (std::nothrow) Derived(static_cast<const Derived&>(*this));
     }
     // Here rather than in KeyedCtx: the tables are then constants where the
-    // look-up is compiled, and EVP's calls (several per AEAD message) cost one
-    // virtual call each instead of two.
+    // look-up is compiled (apply_params), and EVP's calls (several per AEAD
+    // message) cost one virtual call each instead of two.
     int get_ctx_params(OSSL_PARAM params[]) final {
-        return Derived::kParams.params.gets.apply(*this, params) ? 1 : 0;
+        return apply_params<Derived::kParams, true>(static_cast<KeyedCtx&>(*this), params) ? 1 : 0;
     }
     int set_ctx_params(const OSSL_PARAM params[]) final {
-        return Derived::kParams.params.sets.apply(*this, params) ? 1 : 0;
+        return apply_params<Derived::kParams, false>(static_cast<KeyedCtx&>(*this), params) ? 1 : 0;
     }
 };
 

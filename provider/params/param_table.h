@@ -21,7 +21,10 @@
 #include <cstdint>
 #include <cstring>
 #include <initializer_list>
+#include <string>
 #include <string_view>
+#include <type_traits>
+#include <utility>
 
 namespace hwc {
 
@@ -75,13 +78,14 @@ inline bool param_key_is(const char* a, const char* b) { return std::strcmp(a, b
 
 inline constexpr size_t kMaxParamRows = 16;
 
-// How a key is found: its first eight bytes (fewer when it is shorter; never
-// past its end) as one number pick one of kParamSlots slots through a
-// multiplicative hash whose multiplier each table chooses at compile time so
-// that no two of its prefixes share a slot. A key then costs one hash and,
-// only when it is longer than its prefix, one strcmp of the rest, instead of
-// a scan of the rows: EVP asks three to six parameters per AEAD message, each
-// in its own call.
+// How a key is found through a span (the provider's and the algorithms'
+// parameters, the MAC contexts', arrays of several entries; a cipher
+// context's one-entry arrays take apply_params below): its first eight bytes
+// (fewer when it is shorter; never past its end) as one number pick one of
+// kParamSlots slots through a multiplicative hash whose multiplier each table
+// chooses at compile time so that no two of its prefixes share a slot. A key
+// then costs one hash and, only when it is longer than its prefix, one strcmp
+// of the rest, instead of a scan of the rows.
 //
 // Except on s390x: there GCC emits strcmp inline (CLST, a few instructions
 // whatever the length), so a scan of the rows' first characters with a
@@ -206,6 +210,8 @@ public:
     constexpr ParamSpan<Ctx, P> span() const {
         return {rows_.data(), N, list_.data(), slots_.data(), mult_};
     }
+    static constexpr size_t size() { return N; }
+    constexpr const Param<Ctx, P>& row(size_t i) const { return rows_[i]; }
 
 private:
     // The first odd multiplier, counting from a golden-ratio constant, under
@@ -227,6 +233,62 @@ private:
     std::array<uint8_t, kParamSlots> slots_{};
     uint64_t mult_ = 1;
 };
+
+// ---- look-up compiled for one table ---------------------------------------
+// A context family's tables are constants, so for them the look-up of a
+// one-entry array (EVP's usual call: the tag, its length, the IV length,
+// one call each, several per AEAD message) compiles to comparisons of the
+// key's characters with immediates, row by row, and a direct call of the
+// matching row's handler. The hashed look-up above is a chain of dependent
+// loads (key, slot, row, handler) ending in an indirect call: 64-byte
+// AES-128-GCM encryption, which asks "taglen" and "tag" per message, took
+// ~8 ns longer with it (bench_evp in OpenSSL 3.6, Zen 4; README,
+// "Measured on their own").
+
+// The table a family's ContextTables holds for gets (Get) or sets. The whole
+// object and a flag are the template arguments because clang 14 takes no
+// reference to a subobject as one.
+template <const auto& Tables, bool Get>
+constexpr const auto& table_of() {
+    if constexpr (Get) return Tables.gets;
+    else return Tables.sets;
+}
+
+// Whether key k is row I's: compared up to and including the row key's
+// terminator, stopping at the first difference, so nothing past k's own
+// terminator is read.
+template <const auto& Tables, bool Get, size_t I>
+[[gnu::always_inline]] inline bool key_is_row(const char* k) {
+    constexpr const char* key = table_of<Tables, Get>().row(I).key;
+    constexpr size_t n = std::char_traits<char>::length(key);
+    return [&]<size_t... J>(std::index_sequence<J...>) {
+        return ((k[J] == key[J]) && ...) && k[n] == '\0';
+    }(std::make_index_sequence<n>{});
+}
+
+template <const auto& Tables, bool Get, size_t I, class Ctx, class P>
+[[gnu::always_inline]] inline bool call_row(Ctx& ctx, P& p) {
+    constexpr auto handle = table_of<Tables, Get>().row(I).handle;
+    if constexpr (handle == nullptr) return true;
+    else return handle(ctx, p);
+}
+
+// ParamSpan::apply for a family's constant table; arrays of several entries
+// (rare on the per-message path) go to the span's apply_all.
+template <const auto& Tables, bool Get, class Ctx, class P>
+bool apply_params(Ctx& ctx, P* params) {
+    constexpr const auto& table = table_of<Tables, Get>();
+    if (params == nullptr || params->key == nullptr) return true;
+    if (params[1].key != nullptr) return table.span().apply_all(ctx, params);
+    const char* k = params->key;
+    return [&]<size_t... I>(std::index_sequence<I...>) {
+        bool ok = true; // a key no row has is ignored
+        (void)((key_is_row<Tables, Get, I>(k) &&
+                (ok = call_row<Tables, Get, I>(ctx, *params), true)) ||
+               ...);
+        return ok;
+    }(std::make_index_sequence<table.size()>{});
+}
 
 // A context family's two tables: what it answers and what it accepts.
 template <class Ctx>
