@@ -281,10 +281,10 @@ TEST(CpacfShimProviderModes, OcbUpdateIsOneKm) {
 }
 
 // One AES-128-CCM message of 16 KiB with 14 bytes of AAD (one block with
-// its length field): KM for B0, for the AAD block and for the tag's
+// its length field): one KMAC for B0 and the AAD block, KM for the tag's
 // keystream block, one KMAC and one KMA (or KMCTR without MSA8) for the
 // payload; the same ciphertext and tag as the default provider.
-TEST(CpacfShimProviderModes, CcmMessageIsOneKmacAndOneCtrCall) {
+TEST(CpacfShimProviderModes, CcmMessageCallCounts) {
     if (!cpacf_selected()) GTEST_SKIP() << "aes-cpacf not selected: " << core_report();
     if (!msa4()) GTEST_SKIP() << "the CPU model lacks MSA4";
     cpacf_shim::ScopedPartial never(0);
@@ -311,10 +311,10 @@ TEST(CpacfShimProviderModes, CcmMessageIsOneKmacAndOneCtrCall) {
         ASSERT_EQ(EVP_EncryptFinal_ex(ctx, out[which].data() + n, &fin), 1);
         const auto after = cpacf_shim::stats();
         if (which == 0) {
-            EXPECT_EQ(delta(before, after, cpacf::Op::kmac), 1u);
+            EXPECT_EQ(delta(before, after, cpacf::Op::kmac), 2u) << "B0 and the AAD, the payload";
             EXPECT_EQ(delta(before, after, cpacf::Op::kma) + delta(before, after, cpacf::Op::kmctr),
                       msa8() ? 1u : 16 * 1024 / B / 128);
-            EXPECT_EQ(delta(before, after, cpacf::Op::km), 3u) << "B0, the AAD block, S0";
+            EXPECT_EQ(delta(before, after, cpacf::Op::km), 1u) << "S0";
         }
         tag[which].resize(16);
         ASSERT_EQ(EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_AEAD_GET_TAG, 16, tag[which].data()), 1);
