@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // bench_x86: time every (cipher, mode, direction) hwcipher offers on x86_64,
-// at 16 KiB and at 64 bytes, in one run: hwcipher and OpenSSL's default
+// at 16 KiB and at 64 bytes, and AES and SM4 GCM and CCM as TLS-shaped
+// messages (61 bytes, 13 of AAD), in one run: hwcipher and OpenSSL's default
 // provider through EVP in this process (the system's libcrypto) and in one
 // peer process per newer OpenSSL release (bench_x86_peer.cpp), and libgcrypt
 // through its gcry_cipher API (the independent anchor). scripts/bench_x86.sh
@@ -294,6 +295,22 @@ std::vector<Case> all_cases(size_t len) {
     return cases;
 }
 
+// TLS-shaped AEAD messages: 61 bytes of data (a partial last block, as in
+// most records) and 13 bytes of AAD (TLS 1.2's record header), for the
+// ciphers and modes TLS uses (AES and SM4 in GCM and CCM).
+constexpr size_t kTlsLen = 61;
+std::vector<Case> tls_cases() {
+    std::vector<Case> cases;
+    for (const Case& c : all_cases(kTlsLen)) {
+        if ((c.mode != "GCM" && c.mode != "CCM") || c.evp_name.rfind("TWOFISH", 0) == 0)
+            continue;
+        Case t = c;
+        t.aad = bench::kTlsAadLen;
+        cases.push_back(t);
+    }
+    return cases;
+}
+
 std::string family_of(const std::string& name) {
     if (name.rfind("AES", 0) == 0) return "aes";
     if (name.rfind("SM4", 0) == 0) return "sm4";
@@ -429,13 +446,14 @@ void print_bulk_table(const std::vector<Row>& rows, const std::vector<Impl>& imp
 }
 
 void print_aead_table(const std::vector<Row>& rows, const std::vector<Impl>& impls,
-                      const std::vector<Host>& hosts, size_t len) {
-    std::printf("\n### AEAD, one %zu-byte message (nonce + %zu B AAD + data + final + tag), "
+                      const std::vector<Host>& hosts, size_t len, size_t aad,
+                      const char* note) {
+    std::printf("\n### AEAD, one %zu-byte message (nonce + %zu B AAD + data + final + tag%s), "
                 "ns/msg\n\n",
-                len, bench::kAadLen);
+                len, aad, note);
     print_header(impls, hosts, "ns", false);
     for (const Row& r : rows) {
-        if (r.c.len != len || r.c.shape != Shape::aead) continue;
+        if (r.c.len != len || r.c.aad != aad || r.c.shape != Shape::aead) continue;
         print_row_start(r);
         for (double ns : r.ns_per_byte)
             std::printf(" | %s", fmt("%.0f", ns * static_cast<double>(len)).c_str());
@@ -562,12 +580,13 @@ int main(int argc, char** argv) {
     const double ghz_before = estimate_ghz();
     std::vector<Row> rows;
     const double start = std::time(nullptr);
-    for (size_t len : {size_t{16384}, size_t{64}}) {
-        for (const Case& c : all_cases(len)) {
-            if (!o.only.empty() && c.evp_name.find(o.only) == std::string::npos) continue;
-            Row row;
-            if (run_case(c, o, hosts, impls, row)) rows.push_back(std::move(row));
-        }
+    std::vector<Case> cases = all_cases(16384);
+    for (std::vector<Case> more : {all_cases(64), tls_cases()})
+        cases.insert(cases.end(), more.begin(), more.end());
+    for (const Case& c : cases) {
+        if (!o.only.empty() && c.evp_name.find(o.only) == std::string::npos) continue;
+        Row row;
+        if (run_case(c, o, hosts, impls, row)) rows.push_back(std::move(row));
     }
     const double ghz_after = estimate_ghz();
     const double ghz = (ghz_before + ghz_after) / 2;
@@ -585,17 +604,20 @@ int main(int argc, char** argv) {
         "the clock estimated from a chain of dependent adds (%.2f before, %.2f after the run;\n"
         "no cycle counter available). Bulk modes: one update per buffer on a running context;\n"
         "XTS: each buffer is a data unit with its own tweak; AEAD (OCB, GCM, CCM): each buffer\n"
-        "is a whole message with a 12-byte nonce, %zu B of AAD and a %zu-byte tag.\n"
+        "is a whole message with a 12-byte nonce, %zu B of AAD (%zu B in the %zu-byte\n"
+        "TLS-shaped messages) and a %zu-byte tag.\n"
         "\"hwcipher in R\": hwcipher through EVP in OpenSSL R's libcrypto; \"default R\": that\n"
         "release's default provider. Ratio: hwcipher's speed over each other implementation's,\n"
         "hwcipher taken in the same libcrypto (libgcrypt: in %s), the smallest shown and named;\n"
         "> 1 means hwcipher is faster than all of them. \"!\": the outputs differed (see\n"
         "stderr). %.0f s.\n",
-        o.reps, o.batches, o.ms, ghz, ghz_before, ghz_after, bench::kAadLen, bench::kTagLen,
+        o.reps, o.batches, o.ms, ghz, ghz_before, ghz_after, bench::kAadLen, bench::kTlsAadLen, kTlsLen,
+        bench::kTagLen,
         hosts[0].release.c_str(), std::time(nullptr) - start);
     print_bulk_table(rows, impls, hosts, 16384, ghz);
     print_bulk_table(rows, impls, hosts, 64, ghz);
-    print_aead_table(rows, impls, hosts, 64);
+    print_aead_table(rows, impls, hosts, 64, bench::kAadLen, "");
+    print_aead_table(rows, impls, hosts, kTlsLen, bench::kTlsAadLen, "; TLS 1.2's record shape");
 
     if (!o.chart.empty()) {
         FILE* f = std::fopen(o.chart.c_str(), "w");

@@ -25,10 +25,16 @@ namespace bench {
 //   stream: key and IV set once, then one update of `len` bytes per unit, the
 //           way `openssl speed` and libgcrypt's bench-slope run bulk modes;
 //   xts:    one data unit per call: set the tweak IV, one update of `len`;
-//   aead:   one whole message per call: set a 12-byte nonce, 16 bytes of AAD,
-//           one update of `len`, final, and get (enc) or verify (dec) a
-//           16-byte tag.
+//   aead:   one whole message per call: set a 12-byte nonce, `aad` bytes of
+//           AAD (16; 13, TLS 1.2's record AAD, in the TLS-shaped rows), one
+//           update of `len`, final, and get (enc) or verify (dec) a 16-byte
+//           tag.
 enum class Shape { stream, xts, aead };
+
+inline constexpr size_t kAadLen = 16; // the most AAD a case has
+inline constexpr size_t kTlsAadLen = 13;
+inline constexpr size_t kTagLen = 16;
+inline constexpr size_t kNonceLen = 12;
 
 struct Case {
     std::string evp_name;  // e.g. "AES-128-GCM"
@@ -40,16 +46,13 @@ struct Case {
     bool ocb = false;      // OCB: libgcrypt wants gcry_cipher_final before the last data
     bool enc = true;
     size_t len = 0;        // bytes per unit
+    size_t aad = kAadLen;  // AEAD: bytes of AAD per message (at most kAadLen)
 };
 
 // One line of text (no newline) and back: how the driver hands a case to a
 // peer process. decode_case dies on a malformed line.
 std::string encode_case(const Case& c);
 Case decode_case(const std::string& line);
-
-inline constexpr size_t kAadLen = 16;
-inline constexpr size_t kTagLen = 16;
-inline constexpr size_t kNonceLen = 12;
 
 // Deterministic bytes, the same in every runner.
 std::vector<unsigned char> pattern(size_t n, unsigned seed);

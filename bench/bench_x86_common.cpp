@@ -31,7 +31,7 @@ std::string encode_case(const Case& c) {
     std::ostringstream s;
     s << c.evp_name << ' ' << c.mode << ' ' << c.gcry_algo << ' ' << c.gcry_mode << ' '
       << static_cast<int>(c.shape) << ' ' << c.ccm << ' ' << c.ocb << ' ' << c.enc << ' '
-      << c.len;
+      << c.len << ' ' << c.aad;
     return s.str();
 }
 
@@ -40,8 +40,8 @@ Case decode_case(const std::string& line) {
     Case c;
     int shape = 0;
     if (!(s >> c.evp_name >> c.mode >> c.gcry_algo >> c.gcry_mode >> shape >> c.ccm >> c.ocb >>
-          c.enc >> c.len) ||
-        shape < 0 || shape > static_cast<int>(Shape::aead))
+          c.enc >> c.len >> c.aad) ||
+        shape < 0 || shape > static_cast<int>(Shape::aead) || c.aad > kAadLen)
         die("malformed case line: " + line);
     c.shape = static_cast<Shape>(shape);
     return c;

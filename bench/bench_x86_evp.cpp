@@ -86,7 +86,8 @@ public:
                        "set tag");
         if (c_.ccm)
             ossl_check(EVP_CipherUpdate(ctx_, nullptr, &n, nullptr, len), c_, "CCM length");
-        ossl_check(EVP_CipherUpdate(ctx_, nullptr, &n, kAad.data(), kAadLen), c_, "AAD");
+        ossl_check(EVP_CipherUpdate(ctx_, nullptr, &n, kAad.data(), static_cast<int>(c_.aad)),
+                   c_, "AAD");
         ossl_check(EVP_CipherUpdate(ctx_, out_.data(), &n, in_.data(), len), c_, "update");
         int fin = 0;
         ossl_check(EVP_CipherFinal_ex(ctx_, out_.data() + n, &fin), c_,

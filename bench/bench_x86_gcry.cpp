@@ -50,11 +50,11 @@ public:
         if (c_.shape == Shape::aead) {
             gcry_check(gcry_cipher_setiv(h_, kIv.data(), kNonceLen), c_, "nonce");
             if (c_.ccm) {
-                uint64_t lengths[3] = {c_.len, kAadLen, kTagLen};
+                uint64_t lengths[3] = {c_.len, c_.aad, kTagLen};
                 gcry_check(gcry_cipher_ctl(h_, GCRYCTL_SET_CCM_LENGTHS, lengths, sizeof lengths),
                            c_, "CCM lengths");
             }
-            gcry_check(gcry_cipher_authenticate(h_, kAad.data(), kAadLen), c_, "AAD");
+            gcry_check(gcry_cipher_authenticate(h_, kAad.data(), c_.aad), c_, "AAD");
             if (c_.ocb) gcry_check(gcry_cipher_final(h_), c_, "final");
         }
         if (c_.enc)
