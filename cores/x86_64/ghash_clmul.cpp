@@ -7,6 +7,7 @@
 #include "cores/x86_64/ghash_clmul.h"
 
 #include "cores/cpu.h"
+#include "cores/wipe.h"
 #include "cores/x86_64/x86_64.h"
 
 namespace hwc::x86_64 {
@@ -61,6 +62,7 @@ void ghash_set_key(GhashKey& key, const uint8_t h[16]) {
         _mm_store_si128(&kd.pw[i], p[i]);
         _mm_store_si128(&kd.kar[i], halves_xor(p[i]));
     }
+    secure_wipe(p, sizeof(p)); // powers of H: key material, as in the vector cores
 }
 
 void ghash_update(const GhashKey& key, uint8_t y[16], const uint8_t* in, size_t nblocks) {
