@@ -4,7 +4,9 @@
 // messages (61 bytes, 13 of AAD), in one run: hwcipher and OpenSSL's default
 // provider through EVP in this process (the system's libcrypto) and in one
 // peer process per newer OpenSSL release (bench_x86_peer.cpp), and libgcrypt
-// through its gcry_cipher API (the independent anchor). scripts/bench_x86.sh
+// through its gcry_cipher API (the independent anchor); for the small
+// messages also each libcrypto's EVP floor (bench_x86_floor.cpp), the time
+// EVP takes with a provider that does no cryptography. scripts/bench_x86.sh
 // builds and runs it; the tables go to stdout as Markdown.
 //
 //   bench_x86 [--modules DIR] [--peer CMD]... [--ms N] [--batches N] [--reps N]
@@ -342,7 +344,9 @@ struct Host {
     Peer* peer = nullptr;
 };
 
-enum class Lib { hwcipher, openssl, gcrypt };
+// floor: the EVP floor provider (bench_x86_floor.cpp) in each libcrypto,
+// timed for the small messages only and never compared or checked.
+enum class Lib { hwcipher, openssl, gcrypt, floor };
 
 struct Impl {
     Lib lib;
@@ -353,6 +357,7 @@ std::string impl_label(const Impl& im, const std::vector<Host>& hosts) {
     switch (im.lib) {
     case Lib::hwcipher: return "hwcipher in " + hosts[im.host].release;
     case Lib::openssl: return "default " + hosts[im.host].release;
+    case Lib::floor: return "EVP floor in " + hosts[im.host].release;
     case Lib::gcrypt: break;
     }
     return "libgcrypt";
@@ -365,11 +370,24 @@ struct Row {
     bool mismatch = false;
 };
 
-// The index of hwcipher's implementation in `host`, or -1.
-int hw_in(const std::vector<Impl>& impls, size_t host) {
+// The index of `lib`'s implementation in `host`, or -1.
+int impl_in(const std::vector<Impl>& impls, Lib lib, size_t host) {
     for (size_t i = 0; i < impls.size(); ++i)
-        if (impls[i].lib == Lib::hwcipher && impls[i].host == host) return static_cast<int>(i);
+        if (impls[i].lib == lib && impls[i].host == host) return static_cast<int>(i);
     return -1;
+}
+int hw_in(const std::vector<Impl>& impls, size_t host) { return impl_in(impls, Lib::hwcipher, host); }
+
+// The floor is timed (and has a column) only where EVP's per-call cost
+// matters: the 64-byte and TLS-shaped messages.
+constexpr size_t kFloorBelow = 1024;
+bool has_column(const Impl& im, size_t len) { return im.lib != Lib::floor || len < kFloorBelow; }
+
+// hwcipher's own share of a unit in this process: its time less the floor's.
+double own_ns_per_byte(const Row& r, const std::vector<Impl>& impls) {
+    const int hw = hw_in(impls, 0), fl = impl_in(impls, Lib::floor, 0);
+    if (hw < 0 || fl < 0) return NAN;
+    return r.ns_per_byte[static_cast<size_t>(hw)] - r.ns_per_byte[static_cast<size_t>(fl)];
 }
 
 // hwcipher's speed over each other implementation's, hwcipher taken in that
@@ -379,7 +397,9 @@ double ratio(const Row& r, const std::vector<Impl>& impls, int* best = nullptr) 
     double q = NAN;
     int b = -1;
     for (size_t i = 0; i < impls.size(); ++i) {
-        if (impls[i].lib == Lib::hwcipher || std::isnan(r.ns_per_byte[i])) continue;
+        if (impls[i].lib == Lib::hwcipher || impls[i].lib == Lib::floor ||
+            std::isnan(r.ns_per_byte[i]))
+            continue;
         int h = hw_in(impls, impls[i].host);
         if (h < 0 || std::isnan(r.ns_per_byte[static_cast<size_t>(h)])) h = hw_in(impls, 0);
         if (h < 0 || std::isnan(r.ns_per_byte[static_cast<size_t>(h)])) continue;
@@ -415,13 +435,20 @@ std::string ratio_cell(const Row& r, const std::vector<Impl>& impls,
            (r.mismatch ? " !" : "");
 }
 
-void print_header(const std::vector<Impl>& impls, const std::vector<Host>& hosts,
-                  const char* unit, bool cycles) {
+// `own`: a column for hwcipher's time less the EVP floor's.
+void print_header(const std::vector<Impl>& impls, const std::vector<Host>& hosts, size_t len,
+                  const char* unit, bool cycles, bool own) {
     std::printf("| cipher | mode | direction | hwcipher core");
-    for (const Impl& im : impls) std::printf(" | %s %s", impl_label(im, hosts).c_str(), unit);
+    size_t numeric = (cycles ? 1 : 0) + (own ? 1 : 0);
+    for (const Impl& im : impls) {
+        if (!has_column(im, len)) continue;
+        std::printf(" | %s %s", impl_label(im, hosts).c_str(), unit);
+        ++numeric;
+    }
+    if (own) std::printf(" | hwcipher in %s − EVP floor %s", hosts[0].release.c_str(), unit);
     if (cycles) std::printf(" | hwcipher c/B");
     std::printf(" | hwcipher ÷ best other |\n| --- | --- | --- | ---");
-    for (size_t i = 0; i < impls.size() + (cycles ? 1 : 0); ++i) std::printf(" | ---:");
+    for (size_t i = 0; i < numeric; ++i) std::printf(" | ---:");
     std::printf(" | ---: |\n");
 }
 
@@ -433,12 +460,16 @@ void print_row_start(const Row& r) {
 void print_bulk_table(const std::vector<Row>& rows, const std::vector<Impl>& impls,
                       const std::vector<Host>& hosts, size_t len, double ghz) {
     std::printf("\n### %zu-byte %s, ns/B\n\n", len, len >= 1024 ? "buffers" : "messages");
-    print_header(impls, hosts, "ns/B", true);
+    const bool own = impl_in(impls, Lib::floor, 0) >= 0 && len < kFloorBelow;
+    print_header(impls, hosts, len, "ns/B", true, own);
     const int hw0 = hw_in(impls, 0);
+    auto cell = [](double ns) { return fmt(ns < 1 ? "%.3f" : "%.2f", ns); };
     for (const Row& r : rows) {
         if (r.c.len != len) continue;
         print_row_start(r);
-        for (double ns : r.ns_per_byte) std::printf(" | %s", fmt(ns < 1 ? "%.3f" : "%.2f", ns).c_str());
+        for (size_t i = 0; i < impls.size(); ++i)
+            if (has_column(impls[i], len)) std::printf(" | %s", cell(r.ns_per_byte[i]).c_str());
+        if (own) std::printf(" | %s", cell(own_ns_per_byte(r, impls)).c_str());
         const double cb = r.ns_per_byte[static_cast<size_t>(hw0)] * ghz;
         std::printf(" | %s | %s |\n", fmt(cb < 10 ? "%.2f" : "%.1f", cb).c_str(),
                     ratio_cell(r, impls, hosts).c_str());
@@ -451,12 +482,15 @@ void print_aead_table(const std::vector<Row>& rows, const std::vector<Impl>& imp
     std::printf("\n### AEAD, one %zu-byte message (nonce + %zu B AAD + data + final + tag%s), "
                 "ns/msg\n\n",
                 len, aad, note);
-    print_header(impls, hosts, "ns", false);
+    const bool own = impl_in(impls, Lib::floor, 0) >= 0 && len < kFloorBelow;
+    print_header(impls, hosts, len, "ns", false, own);
+    auto cell = [len](double ns) { return fmt("%.0f", ns * static_cast<double>(len)); };
     for (const Row& r : rows) {
         if (r.c.len != len || r.c.aad != aad || r.c.shape != Shape::aead) continue;
         print_row_start(r);
-        for (double ns : r.ns_per_byte)
-            std::printf(" | %s", fmt("%.0f", ns * static_cast<double>(len)).c_str());
+        for (size_t i = 0; i < impls.size(); ++i)
+            if (has_column(impls[i], len)) std::printf(" | %s", cell(r.ns_per_byte[i]).c_str());
+        if (own) std::printf(" | %s", cell(own_ns_per_byte(r, impls)).c_str());
         std::printf(" | %s |\n", ratio_cell(r, impls, hosts).c_str());
     }
 }
@@ -478,7 +512,10 @@ bool run_case(const Case& c, const Options& o, const std::vector<Host>& hosts,
             timed[i] = std::make_unique<LocalTimed>(bench::make_gcry_runner(c), c.len);
             continue;
         }
-        const char* provider = im.lib == Lib::hwcipher ? "hwcipher" : "default";
+        if (!has_column(im, c.len)) continue;
+        const char* provider = im.lib == Lib::hwcipher  ? "hwcipher"
+                               : im.lib == Lib::floor ? bench::kFloorProvider
+                                                      : "default";
         if (h.peer == nullptr) {
             if (auto r = bench::open_evp(c, provider))
                 timed[i] = std::make_unique<LocalTimed>(std::move(r), c.len);
@@ -504,7 +541,7 @@ bool run_case(const Case& c, const Options& o, const std::vector<Host>& hosts,
     // Same output and tag from every runner, or the row is flagged.
     const uint64_t want = timed[static_cast<size_t>(hw0)]->digest();
     for (size_t i = 0; i < impls.size(); ++i) {
-        if (timed[i] && timed[i]->digest() != want) {
+        if (timed[i] && impls[i].lib != Lib::floor && timed[i]->digest() != want) {
             row.mismatch = true;
             std::fprintf(stderr, "bench_x86: %s %s %zu B: hwcipher and %s disagree\n",
                          c.evp_name.c_str(), c.enc ? "enc" : "dec", c.len,
@@ -574,6 +611,8 @@ int main(int argc, char** argv) {
     for (size_t h = 0; h < hosts.size(); ++h) {
         if (hosts[h].cores != "-") impls.push_back({Lib::hwcipher, h});
         impls.push_back({Lib::openssl, h});
+        if (h == 0 && !bench::load_floor_provider()) die("loading the EVP floor provider");
+        impls.push_back({Lib::floor, h});
     }
     impls.push_back({Lib::gcrypt, 0});
 
@@ -581,7 +620,7 @@ int main(int argc, char** argv) {
     std::vector<Row> rows;
     const double start = std::time(nullptr);
     std::vector<Case> cases = all_cases(16384);
-    for (std::vector<Case> more : {all_cases(64), tls_cases()})
+    for (const std::vector<Case>& more : {all_cases(64), tls_cases()})
         cases.insert(cases.end(), more.begin(), more.end());
     for (const Case& c : cases) {
         if (!o.only.empty() && c.evp_name.find(o.only) == std::string::npos) continue;
@@ -610,10 +649,14 @@ int main(int argc, char** argv) {
         "release's default provider. Ratio: hwcipher's speed over each other implementation's,\n"
         "hwcipher taken in the same libcrypto (libgcrypt: in %s), the smallest shown and named;\n"
         "> 1 means hwcipher is faster than all of them. \"!\": the outputs differed (see\n"
-        "stderr). %.0f s.\n",
-        o.reps, o.batches, o.ms, ghz, ghz_before, ghz_after, bench::kAadLen, bench::kTlsAadLen, kTlsLen,
-        bench::kTagLen,
-        hosts[0].release.c_str(), std::time(nullptr) - start);
+        "stderr). \"EVP floor in R\" (64-byte and TLS-shaped messages): the same calls in\n"
+        "R's libcrypto into a built-in provider that does no cryptography (it copies its\n"
+        "input, hands out a zero tag, checks none): what EVP itself costs there, which\n"
+        "libgcrypt's own API does not pay; never compared or checked. \"hwcipher in %s −\n"
+        "EVP floor\": hwcipher's own share. %.0f s.\n",
+        o.reps, o.batches, o.ms, ghz, ghz_before, ghz_after, bench::kAadLen, bench::kTlsAadLen,
+        kTlsLen, bench::kTagLen, hosts[0].release.c_str(), hosts[0].release.c_str(),
+        std::time(nullptr) - start);
     print_bulk_table(rows, impls, hosts, 16384, ghz);
     print_bulk_table(rows, impls, hosts, 64, ghz);
     print_aead_table(rows, impls, hosts, 64, bench::kAadLen, "");

@@ -4,6 +4,7 @@
 //   bench_x86_evp.cpp     one case driven through EVP (hwcipher or the
 //                         default provider of the libcrypto it is linked to);
 //   bench_x86_gcry.cpp    one case driven through libgcrypt's gcry_cipher API;
+//   bench_x86_floor.cpp   the EVP floor: a provider that does no cryptography;
 //   bench_x86.cpp         the driver: times everything, prints the tables;
 //   bench_x86_peer.cpp    a helper process that runs EVP cases under another
 //                         OpenSSL release on the driver's request.
@@ -87,6 +88,11 @@ std::unique_ptr<Runner> make_gcry_runner(const Case& c);
 // Fetches c's cipher with "provider=<provider>" and checks that provider
 // served it; nullptr (and the error queue cleared) when it has none.
 std::unique_ptr<Runner> open_evp(const Case& c, const std::string& provider);
+
+// Registers and loads the EVP floor provider (bench_x86_floor.cpp) in this
+// process under the name kFloorProvider; false if that failed.
+inline constexpr const char* kFloorProvider = "evp-floor";
+bool load_floor_provider();
 
 // libgcrypt set-up (version check, no secure memory); returns its version
 // and the hardware features it detected.

@@ -11,7 +11,9 @@
 // Requests on stdin, one per line; one answer line each on stdout:
 //   open <slot> <provider> <case>  -> "ok <digest hex>" after one unit of
 //                                     work (the output to compare), or
-//                                     "absent" if the provider lacks it
+//                                     "absent" if the provider lacks it;
+//                                     <provider>: hwcipher, default or
+//                                     evp-floor (bench_x86_floor.cpp, built in)
 //   cal <slot> <target ns>         -> units for one batch of about that long
 //   time <slot> <units>            -> thread CPU ns of that many units
 //   close                          -> "ok" (every slot freed)
@@ -52,6 +54,7 @@ int main(int argc, char** argv) {
         };
         if (OSSL_PROVIDER_get_params(hw, params) == 1 && report != nullptr) cores = report;
     }
+    if (!bench::load_floor_provider()) bench::die("bench_x86_peer: loading the EVP floor provider");
     ERR_clear_error();
     std::cout << "hello " << OpenSSL_version(OPENSSL_VERSION) << '\t' << cores << std::endl;
 

@@ -9,6 +9,9 @@
 #     scripts/openssl_release.sh can get (3.5, 3.6, 4.0), each release in a
 #     peer process on its own loader (bench/bench_x86_peer.cpp);
 #   - libgcrypt through its own gcry_cipher API (the independent anchor),
+#   - for the 64-byte and TLS-shaped messages, the EVP floor in each
+#     libcrypto: a built-in provider that does no cryptography
+#     (bench/bench_x86_floor.cpp), so that EVP's own share of a message shows,
 # as ns/B (and hwcipher's cycles/B), with hwcipher's speed over the best of
 # the others per row, then a PNG bar chart of those ratios. A benchmark, not
 # a test: it fails only when something could not run (a release that cannot
@@ -18,7 +21,7 @@
 #
 # Method (details at the top of bench/bench_x86.cpp): thread CPU time of
 # calibrated batches (about HWCIPHER_BENCH_MS ms each), the fastest of 10 per
-# repetition, median of 3 repetitions; the three implementations take turns
+# repetition, median of 3 repetitions; all implementations take turns
 # batch by batch so load changes hit them alike; cycles
 # come from a clock estimated with a dependent-add chain, since VMs seldom
 # expose a cycle counter. Before timing, every implementation of a case must
