@@ -152,6 +152,11 @@ struct BlockCore {
     GcmFn gcm_decrypt = nullptr;
     CcmFn ccm_encrypt = nullptr;  // empty: cbc_mac and ctr, in L1-sized chunks
     CcmFn ccm_decrypt = nullptr;
+    // ccm_encrypt runs a counter block beside each MAC block in registers, so
+    // a MAC-only pass given counter blocks too takes no longer: a CCM
+    // decryption then has the AAD's pass make its first keystream blocks
+    // (provider/modes/mode_ccm.cpp).
+    bool ccm_free_counters = false;
 };
 
 } // namespace hwc

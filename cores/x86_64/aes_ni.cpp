@@ -568,6 +568,7 @@ extern const BlockCore aes_ni = {
     .gcm_decrypt = aesni::gcm_decrypt,
     .ccm_encrypt = aes_ccm_encrypt,
     .ccm_decrypt = aes_ccm_decrypt,
+    .ccm_free_counters = true,
 };
 
 } // namespace hwc::x86_64

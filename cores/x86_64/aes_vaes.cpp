@@ -430,6 +430,7 @@ extern const BlockCore aes_vaes_avx2 = {
     .gcm_decrypt = vaes::gcm_decrypt,
     .ccm_encrypt = ni_ccm_encrypt,
     .ccm_decrypt = ni_ccm_decrypt,
+    .ccm_free_counters = true,
 };
 
 } // namespace hwc::x86_64

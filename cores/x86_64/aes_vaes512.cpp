@@ -559,6 +559,7 @@ extern const BlockCore aes_vaes_avx512 = {
     .gcm_decrypt = vaes512::gcm_decrypt,
     .ccm_encrypt = ni_ccm_encrypt,
     .ccm_decrypt = ni_ccm_decrypt,
+    .ccm_free_counters = true,
 };
 
 } // namespace hwc::x86_64

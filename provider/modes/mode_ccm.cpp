@@ -24,7 +24,9 @@
 //     starts (the default provider fixes them at key setup).
 // The message's whole blocks go through ccm_encrypt / ccm_decrypt
 // (cores/modes.h): the core's fused CTR + CBC-MAC kernel, or its CBC-MAC and
-// CTR kernels in L1-sized chunks; the AAD through cbc_mac.
+// CTR kernels in L1-sized chunks; the AAD through cbc_mac, or, decrypting on
+// a core whose fused kernel has counter lanes to spare, through ccm_encrypt,
+// which then also makes S0 and the first blocks' keystream (absorb_aad).
 #include <openssl/params.h>
 
 #include <cstring>
@@ -60,7 +62,7 @@ public:
         params_first_ = true;
         ivlen_ = 15 - L_;
     }
-    ~CcmCtx() override { wipe(mac_, sizeof mac_); }
+    ~CcmCtx() override { wipe_all(mac_, pre_); }
 
     int update(uint8_t* out, size_t* outl, size_t outsize, const uint8_t* in,
                size_t inl) override {
@@ -138,6 +140,10 @@ private:
     void reset_message() {
         stage_ = Stage::idle;
         wipe(mac_, sizeof mac_);
+        if (pre_n_ != 0) { // only decryption fills it
+            wipe(pre_, sizeof pre_);
+            pre_n_ = 0;
+        }
     }
 
     void format_block(uint8_t blk[kBlockSize], uint8_t flags, uint64_t field) const;
@@ -152,6 +158,10 @@ private:
     size_t b0_m_ = 12;    // M encoded in B0 of the current message
     uint64_t msglen_ = 0;
     uint8_t mac_[kBlockSize] = {};
+    // E(K, A0), E(K, A1), ... computed beside the AAD's CBC-MAC (absorb_aad):
+    // the tag mask S0 and the first keystream blocks; pre_n_ of them.
+    uint8_t pre_[3 * kBlockSize] = {};
+    size_t pre_n_ = 0;
     // The message failed (refused AAD, or a decryption's tag mismatch):
     // data and final fail until restart(), so code that checks only the
     // final call (as it must for GCM) sees the failure too.
@@ -282,7 +292,21 @@ void CcmCtx::absorb_aad(const uint8_t* a, size_t alen) {
     const size_t first = alen < room ? alen : room;
     std::memcpy(enc + hdr, a, first);
     std::memset(mac_, 0, sizeof mac_);
-    cbc_mac(*core_, ks_, mac_, buf, 1 + (hdr + first + kBlockSize - 1) / kBlockSize);
+    const size_t blocks = 1 + (hdr + first + kBlockSize - 1) / kBlockSize;
+    if (!encrypt_ && core_->ccm_free_counters) {
+        // Decrypting (see data()): the core's fused kernel runs a counter
+        // block beside each MAC block at no extra latency, A0, A1, ... from
+        // here; their keystream is what it writes XOR what it read.
+        uint8_t ctr[kBlockSize], out[sizeof buf];
+        format_block(ctr, static_cast<uint8_t>(L_ - 1), 0);
+        ccm_encrypt(*core_, ks_, mac_, ctr, buf, out, blocks);
+        pre_n_ = blocks < 3 ? blocks : 3;
+        for (size_t i = 0; i < pre_n_ * kBlockSize; ++i)
+            pre_[i] = static_cast<uint8_t>(out[i] ^ buf[i]);
+        wipe(out, sizeof out);
+    } else {
+        cbc_mac(*core_, ks_, mac_, buf, blocks);
+    }
     if (first < alen) mac_bytes(a + first, alen - first);
     stage_ = Stage::aad;
 }
@@ -326,6 +350,8 @@ bool CcmCtx::data(const uint8_t* in, uint8_t* out, size_t len, uint8_t* tag) {
         b0_m_ = taglen_;
         ecb_encrypt(*core_, ks_, b, b, 2);
         std::memcpy(mac_, b, kBlockSize);
+    } else if (pre_n_ != 0) {
+        std::memcpy(s0, pre_, kBlockSize);
     } else {
         ecb_encrypt(*core_, ks_, s0, s0, 1);
     }
@@ -334,8 +360,22 @@ bool CcmCtx::data(const uint8_t* in, uint8_t* out, size_t len, uint8_t* tag) {
     // keeps the length below 2^(8L), so the last counter, ceil(len / 16),
     // stays below 2^(8L - 4) and no carry reaches the nonce or flag bytes.
     const size_t blocks = len / kBlockSize;
+    size_t ready = 0; // leading blocks decrypted with keystream from pre_
+    if (!encrypt_ && pre_n_ > 1) {
+        // Decryption's MAC needs each plaintext block first. The blocks whose
+        // keystream is ready are decrypted here and MACed in one call, and
+        // the kernel's first counter block, which does not wait for the MAC,
+        // runs beside that call: the MAC chain is then no longer than when
+        // encrypting.
+        ready = pre_n_ - 1 < blocks ? pre_n_ - 1 : blocks;
+        for (size_t i = 0; i < ready * kBlockSize; ++i)
+            out[i] = static_cast<uint8_t>(in[i] ^ pre_[kBlockSize + i]);
+        cbc_mac(*core_, ks_, mac_, out, ready);
+        store_be64(ctr_blk + 8, a0_lo | (1 + ready));
+    }
+    const size_t skip = ready * kBlockSize;
     if (encrypt_) ccm_encrypt(*core_, ks_, mac_, ctr_blk, in, out, blocks);
-    else ccm_decrypt(*core_, ks_, mac_, ctr_blk, in, out, blocks);
+    else ccm_decrypt(*core_, ks_, mac_, ctr_blk, in + skip, out + skip, blocks - ready);
     const size_t tail = len % kBlockSize;
     if (tail != 0) { // the MAC reads the plaintext: `in` before in == out overwrites it
         const uint8_t* tin = in + blocks * kBlockSize;
