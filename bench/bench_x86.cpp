@@ -376,7 +376,9 @@ int impl_in(const std::vector<Impl>& impls, Lib lib, size_t host) {
         if (impls[i].lib == lib && impls[i].host == host) return static_cast<int>(i);
     return -1;
 }
-int hw_in(const std::vector<Impl>& impls, size_t host) { return impl_in(impls, Lib::hwcipher, host); }
+int hw_in(const std::vector<Impl>& impls, size_t host) {
+    return impl_in(impls, Lib::hwcipher, host);
+}
 
 // The floor is timed (and has a column) only where EVP's per-call cost
 // matters: the 64-byte and TLS-shaped messages.
