@@ -1,15 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
 // bench_x86's EVP floor: a provider that does no cryptography, built into
 // bench_x86 and bench_x86_peer and registered with OSSL_PROVIDER_add_builtin
-// as "evp-floor". It offers the same names, modes, key, IV and block lengths
-// and flags as hwcipher, and every call does the least any provider must:
-// update copies its input to its output, final writes nothing, the tag it
-// hands out is zeros and the tag it is given is not checked, a parameter is
-// found by string comparisons. A 64-byte case timed through it is the time
-// EVP itself (with bench_x86_evp.cpp's calls) takes in that libcrypto: the
-// floor under every provider there, which libgcrypt's own API does not pay.
-// It is a measurement, never a cipher: bench_x86 leaves it out of the output
-// check and of every ratio, and times it only for the small messages.
+// as "evp-floor". It offers every algorithm of hwcipher's catalogue under
+// the same names, with the same mode, key, IV and block lengths and flags
+// (provider/module/catalogue.h), and every call does the least any provider
+// must: update copies its input to its output, final writes nothing, the tag
+// it hands out is zeros and the tag it is given is not checked, a parameter
+// is found by string comparisons. A 64-byte case timed through it is the
+// time EVP itself (with bench_x86_evp.cpp's calls) takes in that libcrypto:
+// the floor under every provider there, which libgcrypt's own API does not
+// pay. It is a measurement, never a cipher: bench_x86 leaves it out of the
+// output check and of every ratio, and times it only for the small messages.
 #include <openssl/core.h>
 #include <openssl/core_dispatch.h>
 #include <openssl/core_names.h>
@@ -19,47 +20,18 @@
 
 #include <array>
 #include <cstring>
-#include <string>
 #include <utility>
 
 #include "bench_x86.h"
+#include "provider/module/catalogue.h"
 
 namespace bench {
 
 namespace {
 
-struct FloorMode {
-    const char* name;
-    unsigned evp_mode;
-    size_t key_factor, ivlen, blocksize;
-    bool aead, custom_iv;
-};
-
-// As hwcipher reports them (provider/module/catalogue.h, mode_traits).
-constexpr FloorMode kModes[] = {
-    {"ECB", EVP_CIPH_ECB_MODE, 1, 0, 16, false, false},
-    {"CBC", EVP_CIPH_CBC_MODE, 1, 16, 16, false, false},
-    {"CFB", EVP_CIPH_CFB_MODE, 1, 16, 1, false, false},
-    {"CFB8", EVP_CIPH_CFB_MODE, 1, 16, 1, false, false},
-    {"OFB", EVP_CIPH_OFB_MODE, 1, 16, 1, false, false},
-    {"CTR", EVP_CIPH_CTR_MODE, 1, 16, 1, false, false},
-    {"XTS", EVP_CIPH_XTS_MODE, 2, 16, 1, false, true},
-    {"OCB", EVP_CIPH_OCB_MODE, 1, 12, 16, true, true},
-    {"GCM", EVP_CIPH_GCM_MODE, 1, 12, 1, true, true},
-    {"CCM", EVP_CIPH_CCM_MODE, 1, 12, 1, true, true},
-};
-
-struct FloorCipher {
-    const char* prefix;
-    size_t keylen;
-};
-
-constexpr FloorCipher kCiphers[] = {
-    {"AES-128", 16}, {"AES-256", 32}, {"SM4", 16}, {"TWOFISH-128", 16}, {"TWOFISH-256", 32},
-};
-
-constexpr size_t kModeCount = std::size(kModes);
-constexpr size_t kAlgCount = std::size(kCiphers) * kModeCount;
+using hwc::kCatalogue;
+using hwc::kCatalogueSize;
+using hwc::mode_traits;
 
 struct FloorCtx {
     size_t keylen, ivlen, taglen;
@@ -134,6 +106,7 @@ const OSSL_PARAM kGettable[] = {
     OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_BLOCK_SIZE, nullptr),
     OSSL_PARAM_int(OSSL_CIPHER_PARAM_AEAD, nullptr),
     OSSL_PARAM_int(OSSL_CIPHER_PARAM_CUSTOM_IV, nullptr),
+    OSSL_PARAM_int(OSSL_CIPHER_PARAM_CTS, nullptr),
     OSSL_PARAM_END,
 };
 const OSSL_PARAM kGettableCtx[] = {
@@ -153,27 +126,26 @@ const OSSL_PARAM* gettable(void*) { return kGettable; }
 const OSSL_PARAM* gettable_ctx(void*, void*) { return kGettableCtx; }
 const OSSL_PARAM* settable_ctx(void*, void*) { return kSettableCtx; }
 
-// get_params and newctx take no algorithm, so each algorithm gets its own.
+// get_params and newctx take no algorithm, so each catalogue row gets its own.
 template <size_t I>
 struct Alg {
-    static constexpr const FloorCipher& cipher = kCiphers[I / kModeCount];
-    static constexpr const FloorMode& mode = kModes[I % kModeCount];
+    static constexpr const hwc::AlgorithmRow& row = kCatalogue[I];
+    static constexpr hwc::ModeTraits mode = mode_traits(row.mode);
 
-    static void* newctx(void*) {
-        return new FloorCtx{cipher.keylen * mode.key_factor, mode.ivlen, 16};
-    }
+    static void* newctx(void*) { return new FloorCtx{hwc::key_bytes(row), mode.ivlen, 16}; }
     static int get_params(OSSL_PARAM params[]) {
         for (OSSL_PARAM* p = params; p != nullptr && p->key != nullptr; ++p) {
             int ok = 1;
             if (is(*p, OSSL_CIPHER_PARAM_MODE)) ok = OSSL_PARAM_set_uint(p, mode.evp_mode);
             else if (is(*p, OSSL_CIPHER_PARAM_KEYLEN))
-                ok = OSSL_PARAM_set_size_t(p, cipher.keylen * mode.key_factor);
+                ok = OSSL_PARAM_set_size_t(p, hwc::key_bytes(row));
             else if (is(*p, OSSL_CIPHER_PARAM_IVLEN)) ok = OSSL_PARAM_set_size_t(p, mode.ivlen);
             else if (is(*p, OSSL_CIPHER_PARAM_BLOCK_SIZE))
                 ok = OSSL_PARAM_set_size_t(p, mode.blocksize);
             else if (is(*p, OSSL_CIPHER_PARAM_AEAD)) ok = OSSL_PARAM_set_int(p, mode.aead);
             else if (is(*p, OSSL_CIPHER_PARAM_CUSTOM_IV))
                 ok = OSSL_PARAM_set_int(p, mode.custom_iv);
+            else if (is(*p, OSSL_CIPHER_PARAM_CTS)) ok = OSSL_PARAM_set_int(p, mode.cts);
             if (!ok) return 0;
         }
         return 1;
@@ -184,7 +156,6 @@ struct Alg {
         {OSSL_FUNC_CIPHER_DECRYPT_INIT, as_fn(&init)},
         {OSSL_FUNC_CIPHER_UPDATE, as_fn(&update)},
         {OSSL_FUNC_CIPHER_FINAL, as_fn(&final)},
-        {OSSL_FUNC_CIPHER_CIPHER, as_fn(&update)},
         {OSSL_FUNC_CIPHER_FREECTX, as_fn(&freectx)},
         {OSSL_FUNC_CIPHER_DUPCTX, as_fn(&dupctx)},
         {OSSL_FUNC_CIPHER_GET_PARAMS, as_fn(&get_params)},
@@ -193,30 +164,22 @@ struct Alg {
         {OSSL_FUNC_CIPHER_GETTABLE_PARAMS, as_fn(&gettable)},
         {OSSL_FUNC_CIPHER_GETTABLE_CTX_PARAMS, as_fn(&gettable_ctx)},
         {OSSL_FUNC_CIPHER_SETTABLE_CTX_PARAMS, as_fn(&settable_ctx)},
+        // As hwcipher: no raw EVP_Cipher() path for key wrap.
+        mode.raw_cipher ? OSSL_DISPATCH{OSSL_FUNC_CIPHER_CIPHER, as_fn(&update)}
+                        : OSSL_DISPATCH{0, nullptr},
         {0, nullptr},
     };
 };
 
 template <size_t... I>
-std::array<const OSSL_DISPATCH*, kAlgCount> dispatch_tables(std::index_sequence<I...>) {
-    return {Alg<I>::table...};
+std::array<OSSL_ALGORITHM, kCatalogueSize + 1> algorithm_list(std::index_sequence<I...>) {
+    return {OSSL_ALGORITHM{kCatalogue[I].names, "provider=evp-floor", Alg<I>::table, nullptr}...,
+            OSSL_ALGORITHM{}};
 }
 
-// The algorithm list: names built once, ending in an empty entry.
+// The algorithm list, ending in an empty entry.
 const OSSL_ALGORITHM* algorithms() {
-    static const auto names = [] {
-        std::array<std::string, kAlgCount> n;
-        for (size_t i = 0; i < kAlgCount; ++i)
-            n[i] = std::string(kCiphers[i / kModeCount].prefix) + "-" + kModes[i % kModeCount].name;
-        return n;
-    }();
-    static const auto list = [] {
-        const auto tables = dispatch_tables(std::make_index_sequence<kAlgCount>{});
-        std::array<OSSL_ALGORITHM, kAlgCount + 1> a{};
-        for (size_t i = 0; i < kAlgCount; ++i)
-            a[i] = {names[i].c_str(), "provider=evp-floor", tables[i], nullptr};
-        return a;
-    }();
+    static const auto list = algorithm_list(std::make_index_sequence<kCatalogueSize>{});
     return list.data();
 }
 
