@@ -37,7 +37,7 @@ namespace {
 
 constexpr size_t kLevels = 64;        // ntz of any non-zero 64-bit block index
 constexpr size_t kLevelsAtKeySetup = 12; // block indices below 2^12
-constexpr size_t kBatch = 32;  // blocks per core call (1 KiB of stack for offsets + data)
+constexpr size_t kBatch = 32;  // AAD blocks per core call (512 B of stack: offsets, then data)
 
 // Through a local block: `out` may be `a` or `b`, and without the copy that
 // possible overlap kept the compiler to 16 byte-wise steps; this way it is one
