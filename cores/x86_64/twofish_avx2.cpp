@@ -136,8 +136,9 @@ template <class Scalar>
 // ~190 cycles that a wider step overlaps with the others', so 4 + 1 blocks
 // took two chains' time where one 5-block step takes about 1.25, and 3
 // leftover blocks one at a time took three (a 64-byte Twofish-GCM message
-// is 5 blocks with E(K, J0)). The widths 2, 3 and 5 add ~260 KB of unrolled
-// code to the module; 6 and 7 would add ~370 KB more for rarer remainders.
+// is 5 blocks with E(K, J0)). The widths 2, 3 and 5 add ~53 KB of code to
+// the module (~260 KB while crypt_n's rounds were fully unrolled); 6 and 7
+// would add more, for rarer remainders.
 template <class Step, class Scalar>
 [[gnu::always_inline]] inline void drive(const uint8_t* in, uint8_t* out, size_t n, Step&& step,
                                          Scalar&& scalar) {

@@ -168,8 +168,17 @@ struct Words {
 // execution overlap them until the load ports and ALUs are the limit. On
 // Zen 5, ECB, fully unrolled: 1 block 7.3 TSC ticks/byte, 2 blocks 4.5,
 // 3 blocks 3.5, 4 blocks 3.35, 6 3.36, 8 3.47 (the words start to spill),
-// against 4.65 for the 16-block gather engine; rolling the round loop to
-// pairs costs ~10% (3.73 at 4 blocks).
+// against 4.65 for the 16-block gather engine.
+//
+// The round loop runs four rounds per iteration, not all sixteen unrolled.
+// Alone in a tight loop the fully unrolled step is 4-10% faster, but it is
+// several KB of straight code per width and kernel, and inside EVP, where
+// other code runs between the calls, short calls paid for that footprint
+// (Zen 5, family 26, min of 7 processes: a 128-byte ECB update 343 -> 213
+// ns, a 64-byte Twofish-128-GCM message 343 -> 233 ns; 16 KiB updates
+// within 1%; one lone 4-block step 1-4% slower). The one-block
+// enc_rounds/dec_rounds above stay unrolled: rolled, the serial modes lost
+// ~5% at every size.
 template <bool Enc, size_t N>
 [[gnu::always_inline]] inline void crypt_n(const Schedule& s, Words (&w)[N]) {
     const uint32_t* k = s.k;
@@ -179,7 +188,7 @@ template <bool Enc, size_t N>
         for (size_t j = 0; j < N; ++j) {
             a[j] = w[j].a ^ k[0], b[j] = w[j].b ^ k[1], c[j] = w[j].c ^ k[2], d[j] = w[j].d ^ k[3];
         }
-#pragma GCC unroll 8
+#pragma GCC unroll 2
         for (int r = 0; r < 16; r += 2) {
 #pragma GCC unroll 8
             for (size_t j = 0; j < N; ++j) {
@@ -203,7 +212,7 @@ template <bool Enc, size_t N>
         for (size_t j = 0; j < N; ++j) {
             c[j] = w[j].a ^ k[4], d[j] = w[j].b ^ k[5], a[j] = w[j].c ^ k[6], b[j] = w[j].d ^ k[7];
         }
-#pragma GCC unroll 8
+#pragma GCC unroll 2
         for (int r = 14; r >= 0; r -= 2) {
 #pragma GCC unroll 8
             for (size_t j = 0; j < N; ++j) {
