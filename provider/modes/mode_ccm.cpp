@@ -24,9 +24,12 @@
 //     starts (the default provider fixes them at key setup).
 // The message's whole blocks go through ccm_encrypt / ccm_decrypt
 // (cores/modes.h): the core's fused CTR + CBC-MAC kernel, or its CBC-MAC and
-// CTR kernels in L1-sized chunks; the AAD through cbc_mac, or, decrypting on
-// a core whose fused kernel has counter lanes to spare, through ccm_encrypt,
-// which then also makes S0 and the first blocks' keystream (absorb_aad).
+// CTR kernels in L1-sized chunks (crypt_long); on a core without the fused
+// kernel a short message, partial block included, goes through one CBC-MAC
+// and one CTR call (crypt_short). The AAD goes through cbc_mac, or,
+// decrypting on a core whose fused kernel has counter lanes to spare,
+// through ccm_encrypt, which then also makes S0 and the first blocks'
+// keystream (absorb_aad).
 #include <openssl/params.h>
 
 #include <cstring>
@@ -54,6 +57,10 @@ void copy_short(uint8_t* dst, const uint8_t* src, size_t n) {
         std::memcpy(dst + n - 4, src + n - 4, 4);
     }
 }
+
+// Data of at most this many blocks, on a core without a fused CCM kernel,
+// goes through CcmCtx::crypt_short.
+constexpr size_t kShortBlocks = 8;
 
 // The nonce is iv_ (ivlen_ = 15 - L bytes); the tag length M is taglen_.
 class CcmCtx final : public FamilyCtx<CcmCtx, TlsAeadCtx> {
@@ -152,6 +159,10 @@ private:
     }
     void absorb_aad(const uint8_t* a, size_t alen);
     void mac_bytes(const uint8_t* p, size_t len); // whole blocks + a zero-padded tail
+    void crypt_long(const uint8_t* in, uint8_t* out, size_t len, bool started,
+                    uint8_t s0[kBlockSize]);
+    void crypt_short(const uint8_t* in, uint8_t* out, size_t len, bool started,
+                     uint8_t s0[kBlockSize]);
 
     Stage stage_ = Stage::idle;
     unsigned L_ = 8;      // length-field bytes; the nonce is 15 - L bytes (default 7)
@@ -322,23 +333,15 @@ void CcmCtx::mac_bytes(const uint8_t* p, size_t len) {
     }
 }
 
-// Encrypts (the tag, M bytes, to `tag`) or decrypts and verifies against
-// the first M bytes of `tag`; on a mismatch the output is wiped.
-bool CcmCtx::data(const uint8_t* in, uint8_t* out, size_t len, uint8_t* tag) {
-    if (!encrypt_ && !tag_set_) return HWC_FAIL(prov_, kErrTagNotSet);
-    const bool started = stage_ == Stage::aad; // B0 went in with the AAD
-    if (started && b0_m_ != taglen_) {
-        HWC_RAISE(prov_, kErrInvalidTagLength, "tag length changed after the aad");
-        reset_message();
-        return false;
-    }
-    // S0 = E(K, A0) masks the tag. Without AAD the MAC starts here, and
-    // E(K, B0) comes from the same call. A0 is formatted once: B0 differs
-    // from it in the flags and the field (the message length), A1 in the
-    // field's last bit.
+// Any message, through the core's fused kernel or the generic two passes.
+// Without AAD the MAC starts here, and E(K, B0) comes from the same call as
+// S0. A0 (in s0 on entry, S0 on return) is formatted once: B0 differs from
+// it in the flags and the field (the message length), A1 in the field's
+// last bit.
+void CcmCtx::crypt_long(const uint8_t* in, uint8_t* out, size_t len, bool started,
+                        uint8_t s0[kBlockSize]) {
     uint8_t b[2 * kBlockSize]; // B0, A0
-    uint8_t* const s0 = b + kBlockSize;
-    format_block(s0, static_cast<uint8_t>(L_ - 1), 0);
+    std::memcpy(b + kBlockSize, s0, kBlockSize);
     const uint64_t a0_hi = load_be64(s0), a0_lo = load_be64(s0 + 8);
     uint8_t ctr_blk[kBlockSize];
     store_be64(ctr_blk, a0_hi);
@@ -350,6 +353,7 @@ bool CcmCtx::data(const uint8_t* in, uint8_t* out, size_t len, uint8_t* tag) {
         b0_m_ = taglen_;
         ecb_encrypt(*core_, ks_, b, b, 2);
         std::memcpy(mac_, b, kBlockSize);
+        std::memcpy(s0, b + kBlockSize, kBlockSize);
     } else if (pre_n_ != 0) {
         std::memcpy(s0, pre_, kBlockSize);
     } else {
@@ -387,6 +391,72 @@ bool CcmCtx::data(const uint8_t* in, uint8_t* out, size_t len, uint8_t* tag) {
         if (!encrypt_) mac_bytes(tout, tail);
         wipe(pad, sizeof pad);
     }
+    wipe_all(b, ctr_blk);
+}
+
+// Up to kShortBlocks blocks of data on a core without a fused CCM kernel
+// (SM4, Twofish; AES on aarch64 and the portable core): one cbc_mac call
+// and one ctr call, where crypt_long makes up to five (S0, the whole blocks'
+// MAC and keystream, the partial block's keystream and its MAC step), each
+// a separate chain of block encryptions. The data is copied into a buffer
+// behind one more block and zero-padded, which is the padding CCM MACs; the
+// ctr call runs from A0, so the first block comes out as S0 and the rest as
+// the data's keystream applied. That first block is zeros, or B0 when the
+// MAC starts here (no AAD): then the cbc_mac call takes it too, from a zero
+// chaining value, and S0 is the ctr output XOR B0. A0 is in s0 on entry,
+// S0 on return.
+void CcmCtx::crypt_short(const uint8_t* in, uint8_t* out, size_t len, bool started,
+                         uint8_t s0[kBlockSize]) {
+    const size_t n = (len + kBlockSize - 1) / kBlockSize; // data blocks, the last padded
+    uint8_t buf[(1 + kShortBlocks) * kBlockSize];
+    uint8_t first[kBlockSize] = {}; // buf's first block before the ctr call
+    if (!started) {
+        format_block(first, b0_flags(false), msglen_);
+        b0_m_ = taglen_;
+        std::memset(mac_, 0, sizeof mac_);
+    }
+    std::memcpy(buf, first, kBlockSize);
+    std::memcpy(buf + kBlockSize, in, len);
+    std::memset(buf + kBlockSize + len, 0, n * kBlockSize - len);
+    // The MAC's input: B0 if it is in buf, then the padded plaintext.
+    const uint8_t* const mac_in = started ? buf + kBlockSize : buf;
+    const size_t mac_n = started ? n : n + 1;
+    uint8_t ctr_blk[kBlockSize];
+    std::memcpy(ctr_blk, s0, kBlockSize);
+    if (encrypt_) cbc_mac(*core_, ks_, mac_, mac_in, mac_n);
+    ctr(*core_, ks_, ctr_blk, buf, buf, n + 1);
+    for (size_t i = 0; i < kBlockSize; ++i) {
+        s0[i] = static_cast<uint8_t>(buf[i] ^ first[i]);
+        buf[i] = first[i];
+    }
+    if (!encrypt_) {
+        // The ciphertext's padding came out as keystream: zero it again
+        // before the plaintext is MACed.
+        std::memset(buf + kBlockSize + len, 0, n * kBlockSize - len);
+        cbc_mac(*core_, ks_, mac_, mac_in, mac_n);
+    }
+    std::memcpy(out, buf + kBlockSize, len);
+    wipe(buf, (n + 1) * kBlockSize);
+    wipe(ctr_blk, sizeof ctr_blk);
+}
+
+// Encrypts (the tag, M bytes, to `tag`) or decrypts and verifies against
+// the first M bytes of `tag`; on a mismatch the output is wiped.
+bool CcmCtx::data(const uint8_t* in, uint8_t* out, size_t len, uint8_t* tag) {
+    if (!encrypt_ && !tag_set_) return HWC_FAIL(prov_, kErrTagNotSet);
+    const bool started = stage_ == Stage::aad; // B0 went in with the AAD
+    if (started && b0_m_ != taglen_) {
+        HWC_RAISE(prov_, kErrInvalidTagLength, "tag length changed after the aad");
+        reset_message();
+        return false;
+    }
+    // S0 = E(K, A0) masks the tag; both paths turn A0 into it.
+    uint8_t s0[kBlockSize];
+    format_block(s0, static_cast<uint8_t>(L_ - 1), 0);
+    if (core_->ccm_encrypt == nullptr && len <= kShortBlocks * kBlockSize)
+        crypt_short(in, out, len, started, s0);
+    else
+        crypt_long(in, out, len, started, s0);
     uint8_t t[kBlockSize]; // the tag: S0 xor the CBC-MAC
     store_be64(t, load_be64(s0) ^ load_be64(mac_));
     store_be64(t + 8, load_be64(s0 + 8) ^ load_be64(mac_ + 8));
@@ -402,7 +472,7 @@ bool CcmCtx::data(const uint8_t* in, uint8_t* out, size_t len, uint8_t* tag) {
         tag_set_ = false;
         wipe(tag_, sizeof tag_);
     }
-    wipe_all(b, t, ctr_blk);
+    wipe_all(s0, t);
     reset_message();
     stage_ = Stage::done;
     if (!ok) {
