@@ -171,14 +171,14 @@ struct Words {
 // against 4.65 for the 16-block gather engine.
 //
 // The round loop runs four rounds per iteration, not all sixteen unrolled.
-// Alone in a tight loop the fully unrolled step is 4-10% faster, but it is
+// Alone in a tight loop the fully unrolled step is 4-12% faster, but it is
 // several KB of straight code per width and kernel, and inside EVP, where
 // other code runs between the calls, short calls paid for that footprint
-// (Zen 5, family 26, min of 7 processes: a 128-byte ECB update 343 -> 213
-// ns, a 64-byte Twofish-128-GCM message 343 -> 233 ns; 16 KiB updates
+// (Zen 5, family 26, min of 5-9 processes: a 128-byte ECB update 343-370
+// -> 213 ns, a 64-byte Twofish-128-GCM message 343 -> 233 ns; 16 KiB updates
 // within 1%; one lone 4-block step 1-4% slower). The one-block
 // enc_rounds/dec_rounds above stay unrolled: rolled, the serial modes lost
-// ~5% at every size.
+// 5-6% at 64 bytes and at 16 KiB.
 template <bool Enc, size_t N>
 [[gnu::always_inline]] inline void crypt_n(const Schedule& s, Words (&w)[N]) {
     const uint32_t* k = s.k;
