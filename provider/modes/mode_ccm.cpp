@@ -340,20 +340,21 @@ void CcmCtx::mac_bytes(const uint8_t* p, size_t len) {
 // last bit.
 void CcmCtx::crypt_long(const uint8_t* in, uint8_t* out, size_t len, bool started,
                         uint8_t s0[kBlockSize]) {
-    uint8_t b[2 * kBlockSize]; // B0, A0
-    std::memcpy(b + kBlockSize, s0, kBlockSize);
     const uint64_t a0_hi = load_be64(s0), a0_lo = load_be64(s0 + 8);
     uint8_t ctr_blk[kBlockSize];
     store_be64(ctr_blk, a0_hi);
     store_be64(ctr_blk + 8, a0_lo | 1);
     if (!started) {
+        uint8_t b[2 * kBlockSize]; // B0, A0: one call enciphers both
         const uint64_t flags = b0_flags(false) ^ (L_ - 1);
         store_be64(b, a0_hi ^ flags << 56);
         store_be64(b + 8, a0_lo | msglen_);
+        std::memcpy(b + kBlockSize, s0, kBlockSize);
         b0_m_ = taglen_;
         ecb_encrypt(*core_, ks_, b, b, 2);
         std::memcpy(mac_, b, kBlockSize);
         std::memcpy(s0, b + kBlockSize, kBlockSize);
+        wipe(b, sizeof b);
     } else if (pre_n_ != 0) {
         std::memcpy(s0, pre_, kBlockSize);
     } else {
@@ -391,7 +392,7 @@ void CcmCtx::crypt_long(const uint8_t* in, uint8_t* out, size_t len, bool starte
         if (!encrypt_) mac_bytes(tout, tail);
         wipe(pad, sizeof pad);
     }
-    wipe_all(b, ctr_blk);
+    wipe(ctr_blk, sizeof ctr_blk);
 }
 
 // Up to kShortBlocks blocks of data on a core without a fused CCM kernel
