@@ -139,7 +139,8 @@ struct BlockCore {
     ChainFn xts_gb_decrypt = nullptr;
     // The initial tweak for either standard; empty: encrypt_blocks on the IV.
     XtsTweakFn xts_tweak = nullptr;
-    // For hardware that derives the tweak itself; empty or false: xts_tweak
+    // A whole unit from the IV: hardware that derives the tweak itself, or a
+    // kernel that keeps it in a register; empty or false: xts_tweak
     // followed by xts_encrypt / xts_decrypt.
     XtsUnitFn xts_unit_encrypt = nullptr;
     XtsUnitFn xts_unit_decrypt = nullptr;

@@ -382,6 +382,12 @@ void ccm_kernel(const KeySchedule& ks, uint8_t mac[16], uint8_t iv[16], const ui
 void aes_encrypt(const KeySchedule& ks, const uint8_t* in, uint8_t* out, size_t n) {
     with_rounds(ks, [&](auto nr) { ecb_kernel<decltype(nr)::value, true>(ks, in, out, n); });
 }
+// XTS's E(key 2, iv) for a unit the unit kernels do not take (ciphertext
+// stealing): one block on XMM, which the VAES cores use as well rather than
+// broadcasting every round key for it.
+void aes_xts_tweak(const KeySchedule& ks, const uint8_t iv[16], uint8_t tweak[16]) {
+    with_rounds(ks, [&](auto nr) { store(tweak, xts_first_tweak<decltype(nr)::value>(ks, iv)); });
+}
 void aes_decrypt(const KeySchedule& ks, const uint8_t* in, uint8_t* out, size_t n) {
     with_rounds(ks, [&](auto nr) { ecb_kernel<decltype(nr)::value, false>(ks, in, out, n); });
 }
@@ -561,6 +567,9 @@ extern const BlockCore aes_ni = {
     .cbc_mac = aes_cbc_mac,
     .xts_encrypt = aesni::xts_encrypt,
     .xts_decrypt = aesni::xts_decrypt,
+    .xts_tweak = aes_xts_tweak,
+    .xts_unit_encrypt = aesni::xts_unit_encrypt,
+    .xts_unit_decrypt = aesni::xts_unit_decrypt,
     .ocb_encrypt = aesni::ocb_encrypt,
     .ocb_decrypt = aesni::ocb_decrypt,
     .gcm_ghash = &ghash_clmul,

@@ -51,6 +51,12 @@ void xts_encrypt(const KeySchedule& ks, uint8_t tweak[kBlockSize], const uint8_t
                  uint8_t* out, size_t nblocks);                                  // aes_ni_xts.cpp
 void xts_decrypt(const KeySchedule& ks, uint8_t tweak[kBlockSize], const uint8_t* in,
                  uint8_t* out, size_t nblocks);
+bool xts_unit_encrypt(const KeySchedule& data_ks, const KeySchedule& tweak_ks,
+                      const uint8_t iv[kBlockSize], const uint8_t* in, uint8_t* out,
+                      size_t nblocks);
+bool xts_unit_decrypt(const KeySchedule& data_ks, const KeySchedule& tweak_ks,
+                      const uint8_t iv[kBlockSize], const uint8_t* in, uint8_t* out,
+                      size_t nblocks);
 void ocb_encrypt(const KeySchedule& ks, OcbState& st, const uint8_t* in, uint8_t* out,
                  size_t nblocks);                                                // aes_ni_ocb.cpp
 void ocb_decrypt(const KeySchedule& ks, OcbState& st, const uint8_t* in, uint8_t* out,
@@ -170,6 +176,17 @@ template <unsigned NR, size_t N>
     enc_middle<NR>(rk, b);
 #pragma GCC unroll 8
     for (size_t i = 0; i < N; ++i) b[i] = _mm_aesenclast_si128(b[i], rk.k[NR]);
+}
+
+// XTS's initial tweak E(key 2, iv), left in a register: the unit kernels
+// start the data's rounds from it without a store and reload in between
+// (two store-to-load forwards on the critical path of a short unit).
+template <unsigned NR>
+[[gnu::always_inline]] inline __m128i xts_first_tweak(const KeySchedule& tweak_ks,
+                                                      const uint8_t iv[16]) {
+    __m128i t[1] = {load(iv)};
+    encrypt_n<NR>(load_keys<NR>(aes_key(tweak_ks).enc), t);
+    return t[0];
 }
 
 template <unsigned NR, size_t N>

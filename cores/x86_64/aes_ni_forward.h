@@ -53,6 +53,9 @@ void ni_ccm_decrypt(const KeySchedule& ks, uint8_t mac[16], uint8_t ctr[16], con
                     uint8_t* out, size_t n) {
     aes_ni.ccm_decrypt(ks, mac, ctr, in, out, n);
 }
+void ni_xts_tweak(const KeySchedule& ks, const uint8_t iv[16], uint8_t tweak[16]) {
+    aes_ni.xts_tweak(ks, iv, tweak);
+}
 
 } // namespace
 } // namespace hwc::x86_64

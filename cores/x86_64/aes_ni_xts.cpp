@@ -88,11 +88,14 @@ template <unsigned NR, bool Enc>
     }
 }
 
+// The unit's blocks from the running tweak `t`, which comes and goes in a
+// register (the unit kernels below start it from E(key 2, iv) directly);
+// returns the tweak after the last block. Out of line: one copy per
+// direction and key size serves both callers.
 template <unsigned NR, bool Enc>
-void xts_kernel(const KeySchedule& ks, uint8_t tweak[16], const uint8_t* in, uint8_t* out,
-                size_t n) {
+[[gnu::noinline]] __m128i xts_kernel(const KeySchedule& ks, __m128i t, const uint8_t* in,
+                                     uint8_t* out, size_t n) {
     const RoundKeys<NR> rk = load_keys<NR>(Enc ? aes_key(ks).enc : aes_key(ks).dec);
-    __m128i t = load(tweak);
     if (n >= 8) {
         __m128i tw[8];
 #pragma GCC unroll 8
@@ -108,25 +111,46 @@ void xts_kernel(const KeySchedule& ks, uint8_t tweak[16], const uint8_t* in, uin
         n -= 4, in += 64, out += 64;
     }
     for (; n; --n, in += 16, out += 16) xts_step<NR, 1, Enc>(rk, t, in, out);
-    store(tweak, t);
+    return t;
+}
+
+template <bool Enc>
+void xts_chain(const KeySchedule& ks, uint8_t tweak[16], const uint8_t* in, uint8_t* out,
+               size_t n) {
+    if (n == 0) return;
+    with_rounds(ks, [&](auto nr) {
+        store(tweak, xts_kernel<decltype(nr)::value, Enc>(ks, load(tweak), in, out, n));
+    });
+}
+
+// Both halves of a key have the same length, so key 2's round count is key 1's.
+template <bool Enc>
+bool xts_unit(const KeySchedule& data_ks, const KeySchedule& tweak_ks, const uint8_t iv[16],
+              const uint8_t* in, uint8_t* out, size_t n) {
+    with_rounds(data_ks, [&](auto nr) {
+        constexpr unsigned NR = decltype(nr)::value;
+        xts_kernel<NR, Enc>(data_ks, xts_first_tweak<NR>(tweak_ks, iv), in, out, n);
+    });
+    return true;
 }
 
 } // namespace
 
 void xts_encrypt(const KeySchedule& ks, uint8_t tweak[kBlockSize], const uint8_t* in,
                  uint8_t* out, size_t n) {
-    if (n == 0) return;
-    with_rounds(ks, [&](auto nr) {
-        xts_kernel<decltype(nr)::value, true>(ks, tweak, in, out, n);
-    });
+    xts_chain<true>(ks, tweak, in, out, n);
 }
-
 void xts_decrypt(const KeySchedule& ks, uint8_t tweak[kBlockSize], const uint8_t* in,
                  uint8_t* out, size_t n) {
-    if (n == 0) return;
-    with_rounds(ks, [&](auto nr) {
-        xts_kernel<decltype(nr)::value, false>(ks, tweak, in, out, n);
-    });
+    xts_chain<false>(ks, tweak, in, out, n);
+}
+bool xts_unit_encrypt(const KeySchedule& data_ks, const KeySchedule& tweak_ks,
+                      const uint8_t iv[kBlockSize], const uint8_t* in, uint8_t* out, size_t n) {
+    return xts_unit<true>(data_ks, tweak_ks, iv, in, out, n);
+}
+bool xts_unit_decrypt(const KeySchedule& data_ks, const KeySchedule& tweak_ks,
+                      const uint8_t iv[kBlockSize], const uint8_t* in, uint8_t* out, size_t n) {
+    return xts_unit<false>(data_ks, tweak_ks, iv, in, out, n);
 }
 
 } // namespace hwc::x86_64::aesni

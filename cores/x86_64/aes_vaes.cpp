@@ -188,8 +188,8 @@ void ctr_kernel(const KeySchedule& ks, uint8_t iv[16], const uint8_t* in, uint8_
 //
 // The main loop keeps 8 tweak registers (16 consecutive tweaks) and advances
 // each by alpha^16, so the 8 updates are independent and spread one per AES
-// round. Tails build their tweaks from the running one with alpha and
-// alpha^2 steps.
+// round. A step's first tweaks (every tail, and the main loop's start) are
+// each T * alpha^k from the running T with a per-lane shift count, in parallel.
 template <unsigned K, bool Gb>
 [[gnu::always_inline]] inline __m256i mul_alpha_k(__m256i t) {
     static_assert(K >= 1 && K <= 56);
@@ -238,16 +238,40 @@ template <bool Gb>
     return _mm256_shuffle_epi8(t, rev);
 }
 
-// M consecutive tweak registers starting with the tweak in lane 0 of `t`.
+// mul_alpha_k with K given per lane (in both of its qwords, 0..56): the
+// same shifts by a variable count (a count of 64 shifts everything out).
+template <bool Gb>
+[[gnu::always_inline]] inline __m256i mul_alpha_var(__m256i t, __m256i k) {
+    const __m256i rest = _mm256_sub_epi64(_mm256_set1_epi64x(64), k);
+    if constexpr (!Gb) {
+        const __m256i s = _mm256_shuffle_epi32(_mm256_srlv_epi64(t, rest), 0x4e);
+        const __m256i top = _mm256_and_si256(s, _mm256_set_epi64x(0, -1, 0, -1));
+        const __m256i red = _mm256_xor_si256(
+            _mm256_xor_si256(_mm256_slli_epi64(top, 1), _mm256_slli_epi64(top, 2)),
+            _mm256_slli_epi64(top, 7));
+        return _mm256_xor_si256(_mm256_xor_si256(_mm256_sllv_epi64(t, k), s), red);
+    } else {
+        const __m256i s = _mm256_shuffle_epi32(_mm256_sllv_epi64(t, rest), 0x4e);
+        const __m256i bot = _mm256_and_si256(s, _mm256_set_epi64x(-1, 0, -1, 0));
+        const __m256i red = _mm256_xor_si256(
+            _mm256_xor_si256(_mm256_srli_epi64(bot, 1), _mm256_srli_epi64(bot, 2)),
+            _mm256_srli_epi64(bot, 7));
+        return _mm256_xor_si256(_mm256_xor_si256(_mm256_srlv_epi64(t, k), s), red);
+    }
+}
+
+// M consecutive tweak registers starting with the tweak in lane 0 of `t`:
+// register j holds T * alpha^(2j) and T * alpha^(2j+1), each computed from T
+// directly (not from register j-1), so that a short unit's last blocks do
+// not wait for a chain of multiplications before their first round.
 template <bool Gb, size_t M>
 [[gnu::always_inline]] inline void first_tweaks(__m256i t, __m256i (&tw)[M]) {
     const __m256i b = _mm256_broadcastsi128_si256(_mm256_castsi256_si128(t));
-    // _mm256_blend_epi32 is a macro in clang's headers: a template call with a
-    // comma cannot be its argument.
-    const __m256i b1 = mul_alpha_k<1, Gb>(b);
-    tw[0] = _mm256_blend_epi32(b, b1, 0xf0);
 #pragma GCC unroll 8
-    for (size_t j = 1; j < M; ++j) tw[j] = mul_alpha_k<2, Gb>(tw[j - 1]);
+    for (size_t j = 0; j < M; ++j) {
+        const long long k = static_cast<long long>(2 * j);
+        tw[j] = mul_alpha_var<Gb>(b, _mm256_set_epi64x(k + 1, k + 1, k, k));
+    }
 }
 
 // One step of NB blocks with tweak registers `tw`, each folded into round
@@ -280,12 +304,16 @@ template <unsigned NR, size_t NB, bool Enc, bool Gb, bool Advance>
     }
 }
 
+// The running tweak comes and goes in a register (bytes as XORed with the
+// data, lane 0), so that the unit kernel below starts from E(key 2, iv)
+// without a store and reload; returns the tweak after the last block. Out
+// of line: one copy per direction, standard and key size serves both callers.
 template <unsigned NR, bool Enc, bool Gb>
-void xts_kernel(const KeySchedule& ks, uint8_t tweak[16], const uint8_t* in, uint8_t* out,
-                size_t n) {
+[[gnu::noinline]] __m128i xts_kernel(const KeySchedule& ks, __m128i tweak, const uint8_t* in,
+                                     uint8_t* out, size_t n) {
     const YmmKeys<NR> rk = broadcast_keys<NR>(Enc ? aes_key(ks).enc : aes_key(ks).dec);
     // The running tweak, field order, in lane 0.
-    __m256i t = tweak_bytes<Gb>(_mm256_zextsi128_si256(load128(tweak)));
+    __m256i t = tweak_bytes<Gb>(_mm256_zextsi128_si256(tweak));
     if (n >= kStep) {
         __m256i tw[8];
         first_tweaks<Gb>(t, tw);
@@ -301,7 +329,7 @@ void xts_kernel(const KeySchedule& ks, uint8_t tweak[16], const uint8_t* in, uin
         t = NB == 1 ? mul_alpha_k<1, Gb>(tw[0]) : mul_alpha_k<2, Gb>(tw[M - 1]);
         in += 16 * NB, out += 16 * NB;
     });
-    store128(tweak, _mm256_castsi256_si128(tweak_bytes<Gb>(t)));
+    return _mm256_castsi256_si128(tweak_bytes<Gb>(t));
 }
 
 // ---- OCB -----------------------------------------------------------------------
@@ -386,8 +414,19 @@ void vaes_xts(const KeySchedule& ks, uint8_t tweak[16], const uint8_t* in, uint8
               size_t n) {
     if (n == 0) return;
     with_rounds(ks, [&](auto nr) {
-        xts_kernel<decltype(nr)::value, Enc, Gb>(ks, tweak, in, out, n);
+        store128(tweak, xts_kernel<decltype(nr)::value, Enc, Gb>(ks, load128(tweak), in, out, n));
     });
+}
+// A whole IEEE unit from the iv: E(key 2, iv) on XMM (aes_ni.h), then the
+// blocks. Both halves of a key have the same length, hence one round count.
+template <bool Enc>
+bool vaes_xts_unit(const KeySchedule& data_ks, const KeySchedule& tweak_ks, const uint8_t iv[16],
+                   const uint8_t* in, uint8_t* out, size_t n) {
+    with_rounds(data_ks, [&](auto nr) {
+        constexpr unsigned NR = decltype(nr)::value;
+        xts_kernel<NR, Enc, false>(data_ks, aesni::xts_first_tweak<NR>(tweak_ks, iv), in, out, n);
+    });
+    return true;
 }
 template <bool Enc>
 void vaes_ocb(const KeySchedule& ks, OcbState& st, const uint8_t* in, uint8_t* out, size_t n) {
@@ -422,6 +461,9 @@ extern const BlockCore aes_vaes_avx2 = {
     .xts_decrypt = vaes_xts<false, false>,
     .xts_gb_encrypt = vaes_xts<true, true>,
     .xts_gb_decrypt = vaes_xts<false, true>,
+    .xts_tweak = ni_xts_tweak,
+    .xts_unit_encrypt = vaes_xts_unit<true>,
+    .xts_unit_decrypt = vaes_xts_unit<false>,
     .ocb_encrypt = vaes_ocb<true>,
     .ocb_decrypt = vaes_ocb<false>,
     // Stitched GCM pairs with ghash-clmul (its `needs` bring PCLMULQDQ).

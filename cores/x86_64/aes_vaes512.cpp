@@ -255,15 +255,35 @@ template <bool Gb>
                                       0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)));
 }
 
-// M consecutive tweak registers starting with the tweak in lane 0 of `t`.
+// mul_alpha_k with K given per lane (in both of its qwords, 0..56).
+template <bool Gb>
+[[gnu::always_inline]] inline __m512i mul_alpha_var(__m512i t, __m512i k) {
+    const __m512i rest = _mm512_sub_epi64(_mm512_set1_epi64(64), k);
+    if constexpr (!Gb) {
+        const __m512i s = _mm512_shuffle_epi32(_mm512_srlv_epi64(t, rest), _MM_PERM_BADC);
+        const __m512i top = _mm512_maskz_mov_epi64(0x55, s);
+        return xor3(xor3(_mm512_sllv_epi64(t, k), s, _mm512_slli_epi64(top, 1)),
+                    _mm512_slli_epi64(top, 2), _mm512_slli_epi64(top, 7));
+    } else {
+        const __m512i s = _mm512_shuffle_epi32(_mm512_sllv_epi64(t, rest), _MM_PERM_BADC);
+        const __m512i bot = _mm512_maskz_mov_epi64(0xaa, s);
+        return xor3(xor3(_mm512_srlv_epi64(t, k), s, _mm512_srli_epi64(bot, 1)),
+                    _mm512_srli_epi64(bot, 2), _mm512_srli_epi64(bot, 7));
+    }
+}
+
+// M consecutive tweak registers starting with the tweak in lane 0 of `t`,
+// register j holding T * alpha^(4j) .. T * alpha^(4j+3), each computed from T
+// directly (aes_vaes.cpp's first_tweaks explains why).
 template <bool Gb, size_t M>
 [[gnu::always_inline]] inline void first_tweaks(__m512i t, __m512i (&tw)[M]) {
     const __m512i b = _mm512_broadcast_i32x4(_mm512_castsi512_si128(t));
-    // Lanes 0, 1 from b and b*alpha; lanes 2, 3 from b*alpha^2 and b*alpha^3.
-    const __m512i b01 = _mm512_mask_blend_epi64(0xcc, b, mul_alpha_k<1, Gb>(b));
-    tw[0] = _mm512_mask_blend_epi64(0xf0, b01, mul_alpha_k<2, Gb>(b01));
 #pragma GCC unroll 8
-    for (size_t j = 1; j < M; ++j) tw[j] = mul_alpha_k<4, Gb>(tw[j - 1]);
+    for (size_t j = 0; j < M; ++j) {
+        const long long k = static_cast<long long>(4 * j);
+        tw[j] = mul_alpha_var<Gb>(
+            b, _mm512_set_epi64(k + 3, k + 3, k + 2, k + 2, k + 1, k + 1, k, k));
+    }
 }
 
 // One step with tweak registers `tw`, each folded into round key 0 and the
@@ -295,12 +315,14 @@ template <unsigned NR, bool Enc, bool Gb, bool Advance, size_t M>
     }
 }
 
+// The running tweak comes and goes in a register (bytes as XORed with the
+// data), as in aes_vaes.cpp; returns the tweak after the last block.
 template <unsigned NR, bool Enc, bool Gb>
-void xts_kernel(const KeySchedule& ks, uint8_t tweak[16], const uint8_t* in, uint8_t* out,
-                size_t n) {
+[[gnu::noinline]] __m128i xts_kernel(const KeySchedule& ks, __m128i tweak, const uint8_t* in,
+                                     uint8_t* out, size_t n) {
     const ZmmKeys<NR> rk = broadcast_keys<NR>(Enc ? aes_key(ks).enc : aes_key(ks).dec);
     // The running tweak, field order, in lane 0.
-    __m512i t = tweak_bytes<Gb>(_mm512_castsi128_si512(load128(tweak)));
+    __m512i t = tweak_bytes<Gb>(_mm512_castsi128_si512(tweak));
     if (n >= kStep) {
         __m512i tw[kRegs];
         first_tweaks<Gb>(t, tw);
@@ -309,10 +331,7 @@ void xts_kernel(const KeySchedule& ks, uint8_t tweak[16], const uint8_t* in, uin
             xts_step<NR, Enc, Gb, true>(rk, s, tw, in, out);
         t = tw[0]; // computed ahead for a step that did not come
     }
-    if (n == 0) {
-        store128(tweak, _mm512_castsi512_si128(tweak_bytes<Gb>(t)));
-        return;
-    }
+    if (n == 0) return _mm512_castsi512_si128(tweak_bytes<Gb>(t));
     for_steps(n, [&](auto regs, size_t last) {
         constexpr size_t M = decltype(regs)::value;
         const Step<M> s(last);
@@ -326,7 +345,7 @@ void xts_kernel(const KeySchedule& ks, uint8_t tweak[16], const uint8_t* in, uin
         t = _mm512_permutex2var_epi64(tw[M - 1], _mm512_set_epi64(0, 0, 0, 0, 0, 0, q + 1, q),
                                       after);
     });
-    store128(tweak, _mm512_castsi512_si128(tweak_bytes<Gb>(t)));
+    return _mm512_castsi512_si128(tweak_bytes<Gb>(t));
 }
 
 // ---- OCB -------------------------------------------------------------------------
@@ -513,8 +532,22 @@ void zmm_xts(const KeySchedule& ks, uint8_t tweak[16], const uint8_t* in, uint8_
         return ymm(ks, tweak, in, out, n);
     }
     with_rounds(ks, [&](auto nr) {
-        xts_kernel<decltype(nr)::value, Enc, Gb>(ks, tweak, in, out, n);
+        store128(tweak, xts_kernel<decltype(nr)::value, Enc, Gb>(ks, load128(tweak), in, out, n));
     });
+}
+// A whole IEEE unit from the iv, as aes_vaes.cpp's: E(key 2, iv) on XMM,
+// then the blocks (up to kYmmUpTo on aes-vaes-avx2's kernel).
+template <bool Enc>
+bool zmm_xts_unit(const KeySchedule& data_ks, const KeySchedule& tweak_ks, const uint8_t iv[16],
+                  const uint8_t* in, uint8_t* out, size_t n) {
+    if (n <= kYmmUpTo)
+        return (Enc ? aes_vaes_avx2.xts_unit_encrypt : aes_vaes_avx2.xts_unit_decrypt)(
+            data_ks, tweak_ks, iv, in, out, n);
+    with_rounds(data_ks, [&](auto nr) {
+        constexpr unsigned NR = decltype(nr)::value;
+        xts_kernel<NR, Enc, false>(data_ks, aesni::xts_first_tweak<NR>(tweak_ks, iv), in, out, n);
+    });
+    return true;
 }
 template <bool Enc>
 void zmm_ocb(const KeySchedule& ks, OcbState& st, const uint8_t* in, uint8_t* out, size_t n) {
@@ -549,6 +582,9 @@ extern const BlockCore aes_vaes_avx512 = {
     .xts_decrypt = zmm_xts<false, false>,
     .xts_gb_encrypt = zmm_xts<true, true>,
     .xts_gb_decrypt = zmm_xts<false, true>,
+    .xts_tweak = ni_xts_tweak,
+    .xts_unit_encrypt = zmm_xts_unit<true>,
+    .xts_unit_decrypt = zmm_xts_unit<false>,
     .ocb_encrypt = zmm_ocb<true>,
     .ocb_decrypt = zmm_ocb<false>,
     // Stitched GCM on ZMM (aes_vaes512_gcm.cpp), which reads
