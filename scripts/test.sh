@@ -54,7 +54,7 @@ export HWCIPHER_JOBS=${HWCIPHER_JOBS:-2}
 export CTEST_OUTPUT_ON_FAILURE=1
 export CLICOLOR=0   # plain logs
 
-all_stages=(native clang tsan aarch64 s390x matrix package sanitize)
+all_stages=(native clang tsan aarch64 s390x matrix package sanitize full)
 default_stages=(native clang tsan aarch64 s390x matrix package)
 stages=("$@")
 (( ${#stages[@]} )) || stages=("${default_stages[@]}")
@@ -87,13 +87,20 @@ runs_of() {
             # Every x86_64 tier this CPU has, forced through HWCIPHER_CORES,
             # then the portable cores (the expected cores follow the CPU's
             # flags, so the runs hold on any x86_64 CI machine).
-            local tier
-            while read -r tier; do echo "$tier"; done < <(x86_tiers)
-            echo "native-portable|HWCIPHER_CORES=portable HWCIPHER_EXPECT_CORES=$portable_cores|"
+            # The best tier runs every ctest (unit cases one process each,
+            # CLI tests, programs); the other tiers, the portable cores and
+            # the gather engine repeat the unit suite with other cores, in
+            # GoogleTest shards (run_gtest: a third of the CPU time).
+            local tier first=1
+            while read -r tier; do
+                if (( first )); then echo "$tier"; first=0
+                else echo "${tier/|/|gtest }"; fi
+            done < <(x86_tiers)
+            echo "native-portable|gtest HWCIPHER_CORES=portable HWCIPHER_EXPECT_CORES=$portable_cores|"
             # twofish-avx2 runs its scalar lookups unless gathers are asked
             # for: the runs above test the scalar engine, this one the other.
-            local tf="twofish|Twofish|TWOFISH|CoreEquivalence"
-            echo "native-twofish-gather|HWCIPHER_TWOFISH_GATHER=1|$tf"
+            local tf="*twofish*:*Twofish*:*TWOFISH*:*CoreEquivalence*"
+            echo "native-twofish-gather|gtest HWCIPHER_TWOFISH_GATHER=1|$tf"
             # Other x86_64 CPUs under qemu-x86_64, and the VAES, VPCLMULQDQ
             # and GFNI cores' kernels in the build that emulates those
             # instructions with older ones
@@ -233,6 +240,55 @@ run_ctest() { # <build dir> <log> <filter: regex, !regex or empty> [VAR=value ..
     sed -n '/The following tests FAILED:/,/^Errors while running CTest/p' "$log" | grep -v '^Errors'
 }
 
+# Runs the unit suite of a build as GoogleTest processes, $HWCIPHER_JOBS
+# shards at once (GTEST_SHARD_INDEX), instead of one ctest per test case: for
+# the runs that repeat the suite with other cores forced, where a process
+# start and provider load per case would cost more than the case. Each shard
+# sees the environment ctest gives the unit tests (test/CMakeLists.txt).
+# Sets pass/fail like run_ctest (a shard that crashes or prints no summary
+# counts as one failure) and prints the run's summary line.
+# gtest_runner: a command prefix for the test program (a release's loader).
+gtest_runner=()
+run_gtest() { # <build dir> <log> <gtest filter or empty> [VAR=value ...]
+    local dir=$1 log=$2 filter=${3:-*}
+    shift 3
+    local abs src shards=$HWCIPHER_JOBS i
+    abs=$(cd "$dir" && pwd)
+    src=$(sed -n 's/^hwcipher_SOURCE_DIR:STATIC=//p' "$abs/CMakeCache.txt")
+    : > "$log"
+    for ((i = 0; i < shards; ++i)); do
+        (cd "$abs" && env OPENSSL_MODULES="$abs" HWCIPHER_VECTORS="$src/test/vectors" \
+            HWCIPHER_CNF_DIR="$src/test/openssl-cnf" HWCIPHER_BUILD_DIR="$abs" \
+            HWCIPHER_SOURCE_DIR="$src" OPENSSL_BIN=openssl \
+            GTEST_TOTAL_SHARDS=$shards GTEST_SHARD_INDEX=$i "$@" \
+            "${gtest_runner[@]}" test/hwcipher_tests --gtest_filter="$filter" --gtest_brief=1 \
+            > "$log.$i" 2>&1; echo "exit $?" >> "$log.$i") &
+    done
+    wait
+    pass=0 fail=0 skip=0
+    local n rc failed
+    for ((i = 0; i < shards; ++i)); do
+        cat "$log.$i" >> "$log"
+        n=$(sed -nE 's/^\[  PASSED  \] ([0-9]+) tests?.*/\1/p' "$log.$i" | tail -1)
+        failed=$(sed -nE 's/^\[  FAILED  \] ([A-Za-z][^ ,]*).*/\1/p' "$log.$i" | sort -u | wc -l)
+        skip=$(( skip + $(sed -nE 's/^\[  SKIPPED \] ([0-9]+) tests?.*/\1/p' "$log.$i" | tail -1 | grep . || echo 0) ))
+        rc=$(sed -nE 's/^exit ([0-9]+)$/\1/p' "$log.$i" | tail -1)
+        pass=$(( pass + ${n:-0} ))
+        if (( failed > 0 )); then
+            fail=$(( fail + failed ))
+        elif [[ "$rc" != 0 || -z "$n" ]]; then
+            fail=$(( fail + 1 ))   # crashed, or ran no test
+            echo "shard $i of $label: exit ${rc:-?} without a failed test; last lines:"
+            tail -5 "$log.$i"
+        fi
+        rm -f "$log.$i"
+    done
+    local skipped=""
+    (( skip == 0 )) || skipped=", $skip skipped (not counted as passed)"
+    echo "---- ${log}: $pass passed, $fail failed in $shards GoogleTest shards$skipped"
+    sed -nE 's/^\[  FAILED  \] ([A-Za-z][^ ,]*).*/  FAILED: \1/p' "$log" | sort -u | head -30
+}
+
 # The x86-qemu run: builds build/isa-emu (VAES, VPCLMULQDQ and GFNI emulated
 # with older instructions, so those cores' kernels run on any AVX2 CPU), then runs
 # scripts/test_x86_qemu.sh; sets pass/fail like run_ctest.
@@ -264,34 +320,45 @@ read_summary() { # <label> <log>
 }
 
 # ---- stage matrix: the suite on newer OpenSSL releases ---------------------
-# One build per release against that release's headers and libcrypto only
-# (scripts/build.sh openssl-<release>), its tests run on that suite's own
-# loader and libraries, the CLI tests on its own openssl. The system's 3.0 is
-# the native stage. Each release runs the whole native unit suite, every
-# CLI test but the nginx one (the TLS matrix and an s_server session
-# included) and the legacy-API program. CI cost, measured on the shared
-# machine: per release about 4.6 min of CPU to build and 0.7 min to test
-# (~3 min on 2 idle cores), plus about a minute to fetch the releases; see
-# README "Supported OpenSSL versions". HWCIPHER_MATRIX="3.5 4.0" picks
+# The suite is built once per OpenSSL ABI and run on every release of it,
+# each on that release's own loader and libraries (scripts/openssl_release.sh
+# unpacks them from Debian's newer suites):
+#   - libcrypto.so.3 (3.x): the native stage's build (3.0's headers: what a
+#     distribution's hwcipher built on 3.0 meets after an upgrade) runs on
+#     3.5 and 3.6: the unit suite in GoogleTest shards, every CLI test but
+#     the nginx one (the TLS matrix and an s_server session included) with
+#     that release's openssl, and the legacy-API program (run_on_release);
+#   - libcrypto.so.4 (4.0): a build of its own against 4.0's headers
+#     (scripts/build.sh openssl-4.0, tests only), its ctest suite.
+# The system's 3.0 is the native stage. HWCIPHER_MATRIX="3.5 4.0" picks
 # releases.
 stage_matrix() {
-    local rel best
+    local rel best root
     best=$(x86_tiers | head -1 | sed -E 's/.*HWCIPHER_EXPECT_CORES=([^|]*)\|.*/\1/')
     for rel in ${HWCIPHER_MATRIX:-3.5 3.6 4.0}; do
-        local label=openssl-$rel rstart=$SECONDS status=ok
+        local label=openssl-$rel rstart=$SECONDS status=ok log=build/test-openssl-$rel.log
         echo
-        echo "------------------- run: $label (build/$label) -------------------"
+        echo "------------------- run: $label -------------------"
         pass=0 fail=0 skip=0
-        if ! bash scripts/openssl_release.sh "$rel" > "build/test-$label.log" 2>&1; then
-            tail -5 "build/test-$label.log"
+        if ! root=$(bash scripts/openssl_release.sh "$rel" 2> "$log"); then
+            tail -5 "$log"
             status="no OpenSSL" fail=1
-        elif ! bash scripts/build.sh "$label" >> "build/test-$label.log" 2>&1; then
-            tail -30 "build/test-$label.log"
+        elif [[ "$(libcrypto_soname "$root")" == libcrypto.so.3 ]]; then
+            if [[ ! -x build/native/test/hwcipher_tests ]] &&
+               ! bash scripts/build.sh native >> "$log" 2>&1; then
+                tail -30 "$log"
+                status="build FAILED" fail=1
+            else
+                run_on_release build/native "$root" "$log" ${best:+HWCIPHER_EXPECT_CORES=$best}
+                (( fail == 0 )) || status="tests FAILED"
+            fi
+        elif ! bash scripts/build.sh "$label" >> "$log" 2>&1; then
+            tail -30 "$log"
             status="build FAILED" fail=1
         else
-            grep -E '^-- hwcipher: (OpenSSL|programs)' "build/test-$label.log"
+            grep -E '^-- hwcipher: (OpenSSL|programs)' "$log"
             # shellcheck disable=SC2086
-            run_ctest "build/$label" "build/test-$label.log" "" ${best:+HWCIPHER_EXPECT_CORES=$best}
+            run_ctest "build/$label" "$log" "" ${best:+HWCIPHER_EXPECT_CORES=$best}
             (( fail == 0 )) || status="tests FAILED"
         fi
         (( fail == 0 )) || rc=1
@@ -299,6 +366,62 @@ stage_matrix() {
         total_fail=$(( total_fail + fail ))
         summary+=("$(printf '%-17s %-13s %5d passed %4d failed %5ds' "$label" "$status" "$pass" "$fail" $(( SECONDS - rstart )))")
     done
+}
+
+# The soname of a release root's libcrypto (libcrypto.so.3 for 3.x).
+libcrypto_soname() { # <release root>
+    (source "$1/env.sh" && basename "$(readlink "$OSSL_LIBDIR/libcrypto.so")")
+}
+
+# A build's tests on another release of the OpenSSL ABI it was built for:
+# the unit suite (run_gtest), the CLI tests but the .native ones, and the
+# programs, each with that release's loader, libraries and openssl command.
+# HWCIPHER_OPENSSL_VERSION names the release the run is for (the CLI and
+# unit tests check that it is the one running). Sets pass/fail.
+run_on_release() { # <build dir> <release root> <log> [VAR=value ...]
+    local dir=$1 root log=$3
+    root=$(cd "$2" && pwd)
+    shift 3
+    local abs
+    abs=$(cd "$dir" && pwd)
+    # shellcheck source=/dev/null
+    source "$root/env.sh"
+    local envs=(OPENSSL_BIN="$root/bin/openssl" HWCIPHER_OPENSSL_VERSION="$OSSL_VERSION"
+                HWCIPHER_RUN="${OSSL_RUN[*]}" "$@")
+    echo "on OpenSSL $OSSL_VERSION ($OSSL_LIBDIR) with ${dir}'s build (its OpenSSL: $(sed -n 's/^HWCIPHER_OPENSSL_VERSION:[A-Z]*=//p' "$abs/CMakeCache.txt"))"
+    gtest_runner=("${OSSL_RUN[@]}")
+    run_gtest "$dir" "$log.unit" "" "${envs[@]}"
+    gtest_runner=()
+    local p=$pass f=$fail t name
+    cat "$log.unit" >> "$log"
+    rm -f "$log.unit"
+    local src
+    src=$(sed -n 's/^hwcipher_SOURCE_DIR:STATIC=//p' "$abs/CMakeCache.txt")
+    local common=(OPENSSL_MODULES="$abs" HWCIPHER_VECTORS="$src/test/vectors"
+                  HWCIPHER_CNF_DIR="$src/test/openssl-cnf" HWCIPHER_BUILD_DIR="$abs"
+                  HWCIPHER_SOURCE_DIR="$src")
+    # one <name> <command...>: runs a test in the build dir, counts it.
+    one() {
+        local name=$1 out
+        shift
+        if out=$(cd "$abs" && timeout 900 env "${common[@]}" "${envs[@]}" "$@" 2>&1); then
+            p=$(( p + 1 )); echo "  ok    $name" | tee -a "$log"
+        else
+            f=$(( f + 1 )); echo "$out" | tail -20; echo "  FAIL  $name" | tee -a "$log"
+        fi
+    }
+    for t in "$src"/test/cli/*.sh; do
+        [[ "$t" == *.native.sh ]] || one "cli.$(basename "$t" .sh)" bash "$t"
+    done
+    # The programs (test/prog_<name>.cpp: the legacy-API program), with
+    # hwcipher preferred through the test config, as ctest runs them.
+    for t in "$src"/test/prog_*.cpp; do
+        name=$(basename "$t" .cpp)
+        one "${name#prog_}" OPENSSL_CONF="$src/test/openssl-cnf/prefer-hwcipher.cnf" \
+            "${OSSL_RUN[@]}" "test/${name#prog_}"
+    done
+    pass=$p fail=$f
+    echo "---- ${log}: $pass passed, $fail failed"
 }
 
 # ---- stage package: README's commands, install, uninstall, the package ----
@@ -341,14 +464,19 @@ summary_counts() { # <log> <regex of the summary line>
     fail=$(sed -E 's/.* ([0-9]+) failed.*/\1/' <<< "$line")
 }
 
+# How much of the long runs CI takes; the full stage sets the complete ones.
+fuzz_scale=1      # multiplies every fuzz target's executions
+sweep_sample=${HWCIPHER_SWEEP_SAMPLE:-8}   # alloc_sweep --sample (1: every N)
+
 run_fuzz() { # <log>
     pass=0 fail=0
-    # A fixed number of executions per target (1,050,000 in all, shared in
-    # proportion to their cost: ~6 CPU-minutes), each capped at
-    # HWCIPHER_FUZZ_SECONDS.
-    bash scripts/fuzz.sh --runs fuzz_cipher=200000,fuzz_params=600000,fuzz_tls_cbc=250000 \
-        --time "${HWCIPHER_FUZZ_SECONDS:-600}" \
-        --min-execs 1000000 2>&1 | tee "$1"
+    # A fixed number of executions per target (525,000 in all in CI, shared
+    # in proportion to their cost: ~3 CPU-minutes; the full stage 10 times
+    # as many), each target capped at HWCIPHER_FUZZ_SECONDS.
+    local f=$fuzz_scale
+    bash scripts/fuzz.sh --runs "fuzz_cipher=$((100000 * f)),fuzz_params=$((300000 * f)),fuzz_tls_cbc=$((125000 * f))" \
+        --time "${HWCIPHER_FUZZ_SECONDS:-$((600 * f))}" \
+        --min-execs $((500000 * f)) 2>&1 | tee "$1"
     local line
     line=$(grep -E '^fuzz: [0-9]+ executions' "$1" | tail -1)
     if [[ -n "$line" ]]; then
@@ -368,13 +496,16 @@ run_huge() { # <log>
     echo "---- $1: $(grep -E '^huge_inputs: [0-9]+ passed' "$1" | tail -1)"
 }
 
-# Every N is a pass (success with the right output, or failure with an
-# error queued, no leak) or a failure; nothing is expected to fail.
+# Every N run is a pass (success with the right output, or failure with an
+# error queued, no leak) or a failure; nothing is expected to fail. CI runs
+# every N whose allocation has hwcipher.so on the stack and every
+# $sweep_sample-th other (alloc_sweep --sample); the full stage every N.
 run_sweep() { # <log>
     pass=0 fail=0
     (cd build/clang && OPENSSL_MODULES="$repo/build/clang" \
         ASAN_OPTIONS=detect_leaks=1:handle_abort=1:allocator_may_return_null=1 \
-        test/reliability/alloc_sweep --jobs "$HWCIPHER_JOBS" --report alloc_sweep-report.txt) \
+        test/reliability/alloc_sweep --jobs "$HWCIPHER_JOBS" --sample "$sweep_sample" \
+            --report alloc_sweep-report.txt) \
         > "$1" 2>&1
     tail -40 "$1"
     summary_counts "$1" '^alloc_sweep: [0-9]+ allocations, [0-9]+ passed, [0-9]+ failed'
@@ -400,20 +531,52 @@ run_tsan() { # <log>
     echo "---- $1: ${line:-no summary}"
 }
 
+# ---- stage full (on demand): the long runs CI samples, complete ----------
+# The allocation-failure sweep over every N, and ten times CI's fuzzing, in
+# the clang build (built here if the clang stage has not).
+stage_full() {
+    fuzz_scale=10 sweep_sample=1
+    local run rstart status
+    if ! bash scripts/build.sh clang $(build_args_of clang); then
+        summary+=("$(printf '%-17s %-13s %5d passed %4d failed %5ds' full "build FAILED" 0 1 0)")
+        total_fail=$(( total_fail + 1 )) rc=1
+        return
+    fi
+    for run in sweep fuzz; do
+        echo
+        echo "------------------- run: full-$run -------------------"
+        rstart=$SECONDS status=ok
+        "run_$run" "build/test-full-$run.log"
+        (( fail == 0 )) || { status="tests FAILED"; rc=1; }
+        total_pass=$(( total_pass + pass ))
+        total_fail=$(( total_fail + fail ))
+        summary+=("$(printf '%-17s %-13s %5d passed %4d failed %5ds' "full-$run" "$status" "$pass" "$fail" $(( SECONDS - rstart )))")
+    done
+}
+
 total_pass=0
 total_fail=0
 summary=()
 rc=0
 mkdir -p build
 
+# One row per stage for the closing table: wall time and test counts.
+stage_rows=()
+stage_done() { # <stage> <start SECONDS> <passed before> <failed before>
+    local took=$(( SECONDS - $2 ))
+    echo "stage $1 took ${took}s"
+    stage_rows+=("$(printf '%-10s %6ds %7d %7d' "$1" "$took" $(( total_pass - $3 )) $(( total_fail - $4 )))")
+}
+
 for stage in "${stages[@]}"; do
     echo
     echo "=================== stage: $stage ==================="
     start=$SECONDS
+    stage_pass0=$total_pass stage_fail0=$total_fail
     # Stages with builds and runs of their own (stage_<name> above).
     if declare -F "stage_$stage" > /dev/null; then
         "stage_$stage"
-        echo "stage $stage took $(( SECONDS - start ))s"
+        stage_done "$stage" "$start" "$stage_pass0" "$stage_fail0"
         continue
     fi
     # shellcheck disable=SC2046  # build args are single words
@@ -421,6 +584,7 @@ for stage in "${stages[@]}"; do
         summary+=("$(printf '%-17s %-13s %5d passed %4d failed %5ds' "$stage" "build FAILED" 0 1 $(( SECONDS - start )))")
         total_fail=$(( total_fail + 1 ))
         rc=1
+        stage_done "$stage" "$start" "$stage_pass0" "$stage_fail0"
         continue
     fi
     while IFS='|' read -r label envs regex; do
@@ -433,6 +597,9 @@ for stage in "${stages[@]}"; do
             run_x86_qemu "build/test-$label.log"
         elif [[ "$envs" == script:* ]]; then
             "run_${envs#script:}" "build/test-$label.log"
+        elif [[ "$envs" == gtest || "$envs" == "gtest "* ]]; then
+            # shellcheck disable=SC2086  # envs is a list of VAR=value words
+            run_gtest "build/$stage" "build/test-$label.log" "$regex" ${envs#gtest}
         else
             # shellcheck disable=SC2086  # envs is a list of VAR=value words
             run_ctest "build/$stage" "build/test-$label.log" "$regex" $envs
@@ -443,11 +610,16 @@ for stage in "${stages[@]}"; do
         total_fail=$(( total_fail + fail ))
         summary+=("$(printf '%-17s %-13s %5d passed %4d failed %5ds' "$label" "$status" "$pass" "$fail" $(( SECONDS - rstart )))")
     done < <(runs_of "$stage")
-    echo "stage $stage took $(( SECONDS - start ))s"
+    stage_done "$stage" "$start" "$stage_pass0" "$stage_fail0"
 done
 
 echo
 echo "=================== summary ==================="
 printf '%s\n' "${summary[@]}"
+echo
+echo "=================== stages ==================="
+printf '%-10s %7s %7s %7s\n' stage wall passed failed
+printf '%s\n' "${stage_rows[@]}"
+printf '%-10s %6ds %7d %7d\n' total "$SECONDS" "$total_pass" "$total_fail"
 echo "$total_pass passed, $total_fail failed"
 exit $rc
