@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# README.md's examples cannot rot: every command line of its ```sh blocks is
-# run, in the order the README gives them, in a copy of the source tree
-# (tracked and new files, no build/), and must exit 0; its configuration
-# blocks are checked where they stand:
+# The documentation's examples cannot rot: every command line of the ```sh
+# blocks of README.md, then of docs/architecture.md and docs/testing.md, is
+# run, in the order the files give them, in a copy of the source tree
+# (tracked and new files, no build/; the docs' commands run after README's,
+# so they can use its build), and must exit 0; configuration blocks are
+# checked where they stand:
 #   ```ini with [hwcipher_sect]      loads hwcipher (openssl list -providers)
 #   ```ini holding one .include line that line, put into Debian's unmodified
 #                                    openssl.cnf, loads hwcipher and keeps
@@ -40,8 +42,12 @@ else
     tar --exclude=./build -cf - . | tar -xf - -C "$copy"
 fi
 
-# ---- steps, in README order: "cmd<TAB>command" or "<kind><TAB>file" ----------
+# ---- steps, in document order: "cmd<TAB>command", "<kind><TAB>file" or
+# "file<TAB>document" where each document starts ---------------------------------
+docs=(README.md)
+for f in docs/architecture.md docs/testing.md; do [[ -f $f ]] && docs+=("$f"); done
 awk -v dir="$t" '
+    FNR == 1 { inblock = 0; printf "file\t%s\n", FILENAME }
     /^```/ && !inblock {
         inblock = 1; lang = substr($0, 4); n++; file = dir "/block." n; cont = ""
         if (lang != "sh") kind[n] = lang
@@ -62,7 +68,7 @@ awk -v dir="$t" '
         next
     }
     inblock { print > file }
-' README.md > "$t/steps"
+' "${docs[@]}" > "$t/steps"
 
 # Commands that other jobs run (or that are benchmarks): command -> where.
 elsewhere_of() {
@@ -147,6 +153,7 @@ while IFS=$'\t' read -r kind what; do
                   while read -r l; do grep -qF "$l" "$copy/test/cli/tls_nginx_curl.native.sh" || echo "$l"; done)
         if [[ -z "$missing" ]]; then ok "nginx block: every line is in tls_nginx_curl.native.sh's nginx.conf"
         else bad "nginx block lines not in tls_nginx_curl.native.sh: $missing"; fi ;;
+    file) echo "== $what" ;;
     *) echo "not run: $kind block" ;;
     esac
 done < "$t/steps"
