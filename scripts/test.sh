@@ -75,12 +75,23 @@ fi
 
 # The runs of a stage, one per line:
 #   "<label>|<VAR=value ...>|<ctest filter>", the filter one ctest -R regex
-# (it may hold '|': the rest of the line), "!<regex>" for ctest -E, or empty.
+# (it may hold '|': the rest of the line), "!<regex>" for ctest -E,
+# "label:<regex>" / "!label:<regex>" for ctest -L / -LE, or empty;
+#   "<label>|gtest <VAR=value ...>|<GoogleTest filter>": the unit suite in
+# GoogleTest shards (run_gtest);
+#   "<label>|script[:<name>]|": a run of its own (run_<name> below).
 portable_cores="aes=aes-portable,sm4=sm4-portable,twofish=twofish-portable,ghash=ghash-portable"
 # The test files that run SM4 (every file that names it: its vectors, the
 # differential runs against OpenSSL and libgcrypt, the mode engines, the
 # core checks), for runs that test an SM4 core on its own.
 sm4_groups="api_catalogue|api_semantics|config_preference|kat_sm4|core_equivalence|diff_openssl|diff_gcrypt|gcm_vectors|gcm_diff|gcm_api|gmac_tests|ccm_vectors|ccm_diff|ccm_api|xts_vectors|xts_diff|ocb_diff|cmac_diff|tls_cbc"
+# The tests that run only SM4 or Twofish (GoogleTest filter patterns): the
+# suites of their own, the family-parameterised cases (".../sm4",
+# ".../SM4_CBC"), the cases named for them. For runs that repeat the suite for
+# AES and GHASH only (HWCIPHER_TEST_EXCLUDE).
+sm4_twofish_tests="Sm4GbtCores.*:Providers/Sm4Gbt.*:Files/Sm4Draft.*:XtsSm4.*:Files/TwofishKat.*"
+sm4_twofish_tests+=":Files/TwofishMct.*:TwofishSm4/DiffGcrypt.*:*/sm4:*/twofish:*/SM4_*:*/TWOFISH_*"
+sm4_twofish_tests+=":*.Sm4*:*.Twofish*:*.WycheproofSm4:*.Rfc8998Sm4Gcm"
 runs_of() {
     case "$1" in
         native)
@@ -111,14 +122,18 @@ runs_of() {
             # Unforced: the automatic selection must pick the best tier.
             local best
             best=$(x86_tiers | head -1 | sed -E 's/.*HWCIPHER_EXPECT_CORES=([^|]*)\|.*/\1/')
-            echo "sanitize|${best:+HWCIPHER_EXPECT_CORES=$best}|"
+            echo "sanitize|gtest ${best:+HWCIPHER_EXPECT_CORES=$best}|"
+            echo "sanitize-cli|${best:+HWCIPHER_EXPECT_CORES=$best}|!label:unit"
             ;;
         clang)
-            # Unforced, like sanitize; then the reliability runs of this
-            # build (run_fuzz, run_huge, run_sweep below).
+            # Unforced, like sanitize: the unit suite in GoogleTest shards
+            # (under ASan a process start costs more than most cases), the
+            # other ctests (CLI, programs) one by one; then the reliability
+            # runs of this build (run_fuzz, run_huge, run_sweep below).
             local best
             best=$(x86_tiers | head -1 | sed -E 's/.*HWCIPHER_EXPECT_CORES=([^|]*)\|.*/\1/')
-            echo "clang|${best:+HWCIPHER_EXPECT_CORES=$best}|"
+            echo "clang|gtest ${best:+HWCIPHER_EXPECT_CORES=$best}|"
+            echo "clang-cli|${best:+HWCIPHER_EXPECT_CORES=$best}|!label:unit"
             echo "fuzz|script:fuzz|"
             echo "huge-inputs|script:huge|"
             echo "alloc-sweep|script:sweep|"
@@ -150,11 +165,15 @@ runs_of() {
         s390x)
             local cpacf="aes=aes-cpacf,sm4=sm4-portable,twofish=twofish-portable,ghash=ghash-kimd"
             echo "s390x|HWCIPHER_SHIM_PARTIAL=never HWCIPHER_EXPECT_CORES=$cpacf|"
-            # The whole suite again with partial completion (cc 3) after every
-            # block and after an odd 208 bytes.
-            echo "s390x-cc3-block|HWCIPHER_SHIM_PARTIAL=block HWCIPHER_EXPECT_CORES=$cpacf|"
-            echo "s390x-cc3-odd|HWCIPHER_SHIM_PARTIAL=208 HWCIPHER_EXPECT_CORES=$cpacf|"
-            echo "s390x-portable|HWCIPHER_CORES=portable HWCIPHER_EXPECT_CORES=$portable_cores|"
+            # The suite again with partial completion (cc 3) after every
+            # block and after an odd 208 bytes, and with the portable AES
+            # and GHASH cores on big-endian: without the SM4 and Twofish
+            # tests, whose cores use no CPACF and run portable in the first
+            # run already (HWCIPHER_TEST_EXCLUDE, test/support/main.cpp).
+            local aes_only="HWCIPHER_TEST_EXCLUDE=$sm4_twofish_tests"
+            echo "s390x-cc3-block|HWCIPHER_SHIM_PARTIAL=block HWCIPHER_EXPECT_CORES=$cpacf $aes_only|"
+            echo "s390x-cc3-odd|HWCIPHER_SHIM_PARTIAL=208 HWCIPHER_EXPECT_CORES=$cpacf $aes_only|"
+            echo "s390x-portable|HWCIPHER_CORES=portable HWCIPHER_EXPECT_CORES=$portable_cores $aes_only|"
             ;;
     esac
 }
@@ -212,7 +231,9 @@ run_ctest() { # <build dir> <log> <filter: regex, !regex or empty> [VAR=value ..
     local dir=$1 log=$2 regex=$3
     shift 3
     local filter=()
-    if [[ "$regex" == '!'* ]]; then filter=(-E "${regex#!}")
+    if [[ "$regex" == '!label:'* ]]; then filter=(-LE "${regex#!label:}")
+    elif [[ "$regex" == 'label:'* ]]; then filter=(-L "${regex#label:}")
+    elif [[ "$regex" == '!'* ]]; then filter=(-E "${regex#!}")
     elif [[ -n "$regex" ]]; then filter=(-R "$regex"); fi
     env "$@" ctest --test-dir "$dir" -j"$HWCIPHER_JOBS" --output-on-failure \
           --timeout 900 "${filter[@]}" 2>&1 | tee "$log"
@@ -244,22 +265,35 @@ run_ctest() { # <build dir> <log> <filter: regex, !regex or empty> [VAR=value ..
 # shards at once (GTEST_SHARD_INDEX), instead of one ctest per test case: for
 # the runs that repeat the suite with other cores forced, where a process
 # start and provider load per case would cost more than the case. Each shard
-# sees the environment ctest gives the unit tests (test/CMakeLists.txt).
+# sees the environment ctest gives the unit tests (the build's
+# test/hwcipher_tests_env.cmake, written by test/CMakeLists.txt), then the
+# VAR=value arguments.
 # Sets pass/fail like run_ctest (a shard that crashes or prints no summary
 # counts as one failure) and prints the run's summary line.
+# Sets test_env to the environment ctest gives a native build's tests
+# (VAR=value words; empty if the build has none).
+read_test_env() { # <absolute build dir>
+    test_env=()
+    mapfile -t test_env < <(sed -n 's/.*ENVIRONMENT \[==\[\(.*\)\]==\].*/\1/p' \
+                                "$1/test/hwcipher_tests_env.cmake" 2> /dev/null | tr ';' '\n')
+}
+
 # gtest_runner: a command prefix for the test program (a release's loader).
 gtest_runner=()
 run_gtest() { # <build dir> <log> <gtest filter or empty> [VAR=value ...]
     local dir=$1 log=$2 filter=${3:-*}
     shift 3
-    local abs src shards=$HWCIPHER_JOBS i
+    local abs shards=$HWCIPHER_JOBS i
     abs=$(cd "$dir" && pwd)
-    src=$(sed -n 's/^hwcipher_SOURCE_DIR:STATIC=//p' "$abs/CMakeCache.txt")
+    read_test_env "$abs"
     : > "$log"
+    if (( ${#test_env[@]} == 0 )); then
+        echo "---- ${log}: no test environment in $abs/test/hwcipher_tests_env.cmake"
+        pass=0 fail=1 skip=0
+        return
+    fi
     for ((i = 0; i < shards; ++i)); do
-        (cd "$abs" && env OPENSSL_MODULES="$abs" HWCIPHER_VECTORS="$src/test/vectors" \
-            HWCIPHER_CNF_DIR="$src/test/openssl-cnf" HWCIPHER_BUILD_DIR="$abs" \
-            HWCIPHER_SOURCE_DIR="$src" OPENSSL_BIN=openssl \
+        (cd "$abs" && env "${test_env[@]}" \
             GTEST_TOTAL_SHARDS=$shards GTEST_SHARD_INDEX=$i "$@" \
             "${gtest_runner[@]}" test/hwcipher_tests --gtest_filter="$filter" --gtest_brief=1 \
             > "$log.$i" 2>&1; echo "exit $?" >> "$log.$i") &
@@ -388,7 +422,7 @@ run_on_release() { # <build dir> <release root> <log> [VAR=value ...]
     source "$root/env.sh"
     local envs=(OPENSSL_BIN="$root/bin/openssl" HWCIPHER_OPENSSL_VERSION="$OSSL_VERSION"
                 HWCIPHER_RUN="${OSSL_RUN[*]}" "$@")
-    echo "on OpenSSL $OSSL_VERSION ($OSSL_LIBDIR) with ${dir}'s build (its OpenSSL: $(sed -n 's/^HWCIPHER_OPENSSL_VERSION:[A-Z]*=//p' "$abs/CMakeCache.txt"))"
+    echo "${dir}'s tests on OpenSSL $OSSL_VERSION ($OSSL_LIBDIR)"
     gtest_runner=("${OSSL_RUN[@]}")
     run_gtest "$dir" "$log.unit" "" "${envs[@]}"
     gtest_runner=()
@@ -397,14 +431,12 @@ run_on_release() { # <build dir> <release root> <log> [VAR=value ...]
     rm -f "$log.unit"
     local src
     src=$(sed -n 's/^hwcipher_SOURCE_DIR:STATIC=//p' "$abs/CMakeCache.txt")
-    local common=(OPENSSL_MODULES="$abs" HWCIPHER_VECTORS="$src/test/vectors"
-                  HWCIPHER_CNF_DIR="$src/test/openssl-cnf" HWCIPHER_BUILD_DIR="$abs"
-                  HWCIPHER_SOURCE_DIR="$src")
+    read_test_env "$abs"
     # one <name> <command...>: runs a test in the build dir, counts it.
     one() {
         local name=$1 out
         shift
-        if out=$(cd "$abs" && timeout 900 env "${common[@]}" "${envs[@]}" "$@" 2>&1); then
+        if out=$(cd "$abs" && timeout 900 env "${test_env[@]}" "${envs[@]}" "$@" 2>&1); then
             p=$(( p + 1 )); echo "  ok    $name" | tee -a "$log"
         else
             f=$(( f + 1 )); echo "$out" | tail -20; echo "  FAIL  $name" | tee -a "$log"
