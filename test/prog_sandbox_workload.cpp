@@ -2,8 +2,10 @@
 // Sandbox workload: what a sandboxed application (sshd's pre-authentication
 // child) does after it has loaded hwcipher, with marks around it that a
 // system-call trace can find. test/cli/trace_sandbox.native.sh runs it under
-// strace with HWCIPHER_TRACE on and checks that nothing is opened (or
-// mapped from a file, or started as a thread or process) between the marks;
+// strace with HWCIPHER_TRACE on and checks that between the marks (the
+// workload and a teardown of hwcipher) it makes only the system calls
+// OpenSSH's seccomp sandbox allows: nothing opened, nothing mapped from a
+// file, no thread or process started, no signal handler returning;
 // ctest also runs it alone, where its own checks (every cipher served by
 // hwcipher, every round trip exact, the reliability workload's steps) stand.
 //
@@ -179,6 +181,16 @@ int main(int argc, char** argv) {
                     std::getenv("OPENSSL_CONF") ? std::getenv("OPENSSL_CONF") : "unset");
         return 1;
     }
+    // A library context of the application's own with hwcipher loaded too,
+    // unloaded inside the window: teardown runs inside sandboxes as well
+    // (sshd's sandboxed child unloads its providers at exit).
+    OSSL_LIB_CTX* own = OSSL_LIB_CTX_new();
+    OSSL_PROVIDER* own_default = own ? OSSL_PROVIDER_load(own, "default") : nullptr;
+    OSSL_PROVIDER* own_hwcipher = own ? OSSL_PROVIDER_load(own, "hwcipher") : nullptr;
+    if (own_default == nullptr || own_hwcipher == nullptr) {
+        std::printf("FAIL: hwcipher not loaded into a library context of its own\n");
+        return 1;
+    }
     mark("provider-loaded");
     if (open_after_load) {
         const int fd = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
@@ -198,6 +210,13 @@ int main(int argc, char** argv) {
         default_context_pass();
         mark("fsize-zero-done");
     }
+    EVP_CIPHER* own_ctr = EVP_CIPHER_fetch(own, "AES-128-CTR", "provider=hwcipher");
+    check(own_ctr != nullptr, "AES-128-CTR: fetch from the own library context");
+    if (own_ctr != nullptr) round_trip(own_ctr, "AES-128-CTR (own library context)");
+    EVP_CIPHER_free(own_ctr);
+    check(OSSL_PROVIDER_unload(own_hwcipher) == 1 && OSSL_PROVIDER_unload(own_default) == 1,
+          "unloading the own library context's providers");
+    OSSL_LIB_CTX_free(own); // hwcipher's teardown: the CLI test sees its close()
     // The end of the window the CLI test inspects: its own output (stdio's
     // first write inspects stdout) comes after.
     mark("done");
