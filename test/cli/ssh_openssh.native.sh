@@ -167,8 +167,13 @@ for c in $ciphers; do
   cmp -s "$work/data.bin" "$work/back-$c.bin" || fail "$c: the file that came back differs"
 
   log=$work/sshd-$c.log
+  # Privilege separation is always on in OpenSSH 9 (UsePrivilegeSeparation
+  # is gone); its sandbox says so at DEBUG3, and says when it failed.
   grep -q 'ssh_sandbox_child: attaching seccomp filter program' "$log" ||
     fail "$c: sshd's log does not show its seccomp sandbox"
+  if grep -E 'ssh_sandbox_child: prctl\(PR_SET_(SECCOMP|NO_NEW_PRIVS)\)' "$log" >&2; then
+    fail "$c: sshd's seccomp sandbox did not attach (above)"
+  fi
   grep -q "kex: client->server cipher: $c " "$log" || fail "$c: sshd's log does not show $c negotiated"
   # The client: its transport only (the agent holds the key).
   check_trace "$work/ssh-$c.trace" "ssh ($c)" "$alg"
