@@ -6,6 +6,7 @@
 #   scripts/deps.sh                  # everything: + cross compilers, QEMU
 #   scripts/deps.sh --native-tests   # native test stages (native, clang, tsan,
 #                                    # sanitize, matrix, package): + nginx, curl,
+#                                    # OpenSSH's sshd and ssh, strace,
 #                                    # dpkg-dev (dpkg-shlibdeps for the package),
 #                                    # clang and its sanitizer runtimes
 #   scripts/deps.sh --native         # only what the main job (scripts/main.sh)
@@ -31,6 +32,8 @@ pkgs=(
 )
 if [[ $level != main ]]; then
     pkgs+=(nginx curl          # test/cli/tls_nginx_curl.native.sh
+           openssh-server openssh-client  # test/cli/ssh_openssh.native.sh
+           strace              # test/cli/trace_sandbox.native.sh
            dpkg-dev            # dpkg-shlibdeps: the package's Depends
            clang libclang-rt-dev llvm)  # clang and tsan stages: compiler, sanitizer/libFuzzer runtimes, llvm-symbolizer
 fi

@@ -1,11 +1,18 @@
 // SPDX-License-Identifier: Apache-2.0
 // HWCIPHER_TRACE: one whole line per cipher context keyed through hwcipher,
-// none for re-inits without a key, whole lines under concurrent appends.
+// none for re-inits without a key, whole lines under concurrent appends; a
+// process whose file-size limit is 0 (OpenSSH's sandboxed child) loses its
+// lines and lives on, while its own writes past the limit still end it.
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <openssl/evp.h>
 #include <openssl/provider.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -109,6 +116,139 @@ TEST_F(TraceTest, ConcurrentAppendsStayWholeLines) {
         enc += l.ends_with("op=encrypt");
     }
     EXPECT_EQ(enc, size_t{kThreads * kPerThread / 2});
+}
+
+// Runs `child` in a forked process with RLIMIT_FSIZE 0 (and no core
+// file) and returns its wait status.
+template <class F>
+int in_child_with_fsize_zero(F child) {
+    std::fflush(nullptr);
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+        const struct rlimit zero{0, 0};
+        if (::setrlimit(RLIMIT_CORE, &zero) != 0 || ::setrlimit(RLIMIT_FSIZE, &zero) != 0) _exit(90);
+        _exit(child());
+    }
+    int status = -1;
+    if (pid > 0) ::waitpid(pid, &status, 0);
+    return status;
+}
+
+std::string describe(int status);
+
+bool sigxfsz_is_default() {
+    struct sigaction sa{};
+    return ::sigaction(SIGXFSZ, nullptr, &sa) == 0 && (sa.sa_flags & SA_SIGINFO) == 0 &&
+           sa.sa_handler == SIG_DFL;
+}
+
+// sshd's pre-authentication child: forked after the provider was loaded,
+// it inherits the trace's descriptor, then sets RLIMIT_FSIZE to 0 before
+// its seccomp filter. Keying a context there must not kill it (SIGXFSZ);
+// its line is lost, the parent's lines before and after are whole.
+TEST_F(TraceTest, ZeroFileSizeLimitLosesLinesNotTheProcess) {
+    EVP_CIPHER* ctr = EVP_CIPHER_fetch(ctx_, "AES-128-CTR", "provider=hwcipher");
+    ASSERT_NE(ctr, nullptr);
+    EVP_CIPHER_CTX* c = EVP_CIPHER_CTX_new();
+    ASSERT_NE(c, nullptr);
+    EXPECT_TRUE(init(c, ctr, true, true));
+    const int status = in_child_with_fsize_zero([&] {
+        bool ok = true;
+        for (int i = 0; i < 3; ++i) ok = ok && init(c, ctr, true, false);
+        return ok ? 0 : 1;
+    });
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "child: " << describe(status);
+    EXPECT_TRUE(init(c, ctr, true, true));
+    EVP_CIPHER_CTX_free(c);
+    EVP_CIPHER_free(ctr);
+
+    const std::vector<std::string> got = lines();
+    ASSERT_EQ(got.size(), 2u);
+    // Both the parent's (the child's decryptions are lost).
+    const std::regex parent("hwcipher-trace pid=" + std::to_string(::getpid()) +
+                            " alg=AES-128-CTR core=[a-z0-9-]+ op=encrypt");
+    for (const std::string& l : got) EXPECT_TRUE(std::regex_match(l, parent)) << l;
+}
+
+// The wait status of a child that writes one byte of its own to a regular
+// file past a file-size limit of 0.
+int own_write_past_the_limit(const std::string& path) {
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    if (fd < 0) return -1;
+    const int status = in_child_with_fsize_zero([&] {
+        const ssize_t n = ::write(fd, "x", 1);
+        return n < 0 && errno == EFBIG ? 3 : 4; // reached only if the signal did not end it
+    });
+    ::close(fd);
+    std::remove(path.c_str());
+    return status;
+}
+
+std::string describe(int status) {
+    if (WIFEXITED(status)) return "exited " + std::to_string(WEXITSTATUS(status));
+    if (WIFSIGNALED(status)) return strsignal(WTERMSIG(status));
+    return "status " + std::to_string(status);
+}
+
+// The guard is for the trace's appends only: the application's own write
+// past its file-size limit still ends the process with SIGXFSZ, as it would
+// without hwcipher.
+TEST_F(TraceTest, OwnWritePastTheLimitStillRaisesSigxfsz) {
+    EXPECT_FALSE(sigxfsz_is_default()) << "tracing a regular file: the guard should be installed";
+    const int status = own_write_past_the_limit(path_ + ".own");
+    EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGXFSZ) << "child: " << describe(status);
+}
+
+// The handler stays when the provider is gone (teardown may run inside a
+// sandbox, where changing it would kill the process), and so does the
+// module's code under it: an own write past the limit still ends the
+// process with SIGXFSZ, not with a jump into unmapped memory.
+TEST_F(TraceTest, HandlerOutlivesTeardownSafely) {
+    ASSERT_EQ(OSSL_PROVIDER_unload(prov_), 1);
+    prov_ = nullptr;
+    OSSL_LIB_CTX_free(ctx_);
+    ctx_ = nullptr;
+    EXPECT_FALSE(sigxfsz_is_default());
+    const int status = own_write_past_the_limit(path_ + ".own");
+    EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGXFSZ) << "child: " << describe(status);
+}
+
+// An application's own SIGXFSZ disposition (here SIG_IGN) is left alone,
+// and a trace that is not a regular file (here /dev/null) guards nothing.
+// (Each case starts from the disposition it sets, whatever ran before.)
+TEST(TraceGuard, LeavesTheApplicationsChoiceAndNonFiles) {
+    struct Case {
+        const char* trace;
+        bool app_ignores;
+    };
+    for (const Case k : {Case{"/dev/null", false}, Case{nullptr, true}}) {
+        const std::string path =
+            k.trace ? k.trace : ::testing::TempDir() + "hwcipher-guard-" + std::to_string(::getpid());
+        struct sigaction ign{};
+        ign.sa_handler = k.app_ignores ? SIG_IGN : SIG_DFL;
+        sigemptyset(&ign.sa_mask);
+        ASSERT_EQ(::sigaction(SIGXFSZ, &ign, nullptr), 0);
+        ASSERT_EQ(setenv("HWCIPHER_TRACE", path.c_str(), 1), 0);
+        OSSL_LIB_CTX* lib = OSSL_LIB_CTX_new();
+        ASSERT_NE(lib, nullptr);
+#ifdef HWCIPHER_MODULES_DIR_DEFAULT
+        if (std::getenv("OPENSSL_MODULES") == nullptr)
+            OSSL_PROVIDER_set_default_search_path(lib, HWCIPHER_MODULES_DIR_DEFAULT);
+#endif
+        OSSL_PROVIDER* prov = OSSL_PROVIDER_load(lib, "hwcipher");
+        unsetenv("HWCIPHER_TRACE");
+        EXPECT_NE(prov, nullptr);
+        struct sigaction now{};
+        ASSERT_EQ(::sigaction(SIGXFSZ, nullptr, &now), 0);
+        EXPECT_EQ(now.sa_handler, k.app_ignores ? SIG_IGN : SIG_DFL) << path;
+        if (prov != nullptr) OSSL_PROVIDER_unload(prov);
+        OSSL_LIB_CTX_free(lib);
+        ASSERT_EQ(::sigaction(SIGXFSZ, nullptr, &now), 0);
+        EXPECT_EQ(now.sa_handler, k.app_ignores ? SIG_IGN : SIG_DFL) << path << " after unload";
+        if (!k.trace) std::remove(path.c_str());
+        ign.sa_handler = SIG_DFL;
+        ::sigaction(SIGXFSZ, &ign, nullptr);
+    }
 }
 
 } // namespace

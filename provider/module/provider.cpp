@@ -257,7 +257,8 @@ OSSL_provider_init(const OSSL_CORE_HANDLE* handle, const OSSL_DISPATCH* in,
                        p->core_report;
         build_algorithm_table(*p);
         std::string trace_error;
-        p->trace_fd = trace_open_from_env(trace_error); // last: no failure path follows
+        // Last: no failure path follows. The module's only open(2).
+        p->trace_fd = trace_open_from_env(trace_error);
         add_config_error(*p, trace_error);
         if (!p->config_errors.empty()) trace_config_problem(p->trace_fd, p->config_errors);
         *out = kProviderDispatch;

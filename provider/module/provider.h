@@ -49,7 +49,8 @@ struct ProvCtx {
     // the classic modes refuse to run without an IV instead of using the
     // default provider's zero IV.
     bool strict_iv = false;
-    // HWCIPHER_TRACE's file (provider/trace.h), opened at init; -1 = off.
+    // HWCIPHER_TRACE's file (provider/trace.h), opened at init and only
+    // written afterwards; -1 = off. Inherited by fork(), closed on exec.
     int trace_fd = -1;
 };
 
