@@ -5,9 +5,23 @@
 #   scripts/test.sh native s390x       # a subset
 #
 # Stages, each one build in build/<stage>, tested by one or more runs:
-#   native    Release, -Werror: once per x86_64 tier the CPU has (VAES on
-#             ZMM/YMM with GFNI and VPCLMULQDQ, AES-NI/AVX2; each forced
-#             through HWCIPHER_CORES), once with the portable cores forced
+#   native    Release, -Werror: every ctest (unit cases one process each, CLI
+#             tests with Debian's nginx, curl and OpenSSH, programs) with the
+#             best x86_64 tier; the unit suite again in GoogleTest shards
+#             with each lower tier forced (VAES on YMM, AES-NI/AVX2), with
+#             the portable cores and with Twofish's gather engine; other
+#             x86_64 CPUs under qemu-x86_64 and the VAES/VPCLMULQDQ/GFNI
+#             kernels in an emulating build (scripts/test_x86_qemu.sh)
+#   clang     clang 14, -Werror, ASan + UBSan + libFuzzer coverage, test
+#             seams: the unit suite (unforced, in shards) and the other
+#             ctests, the fuzz targets (scripts/fuzz.sh: 525,000
+#             executions), single updates over 4 GiB and the GCM per-IV limit
+#             (huge_inputs), the allocation-failure sweep (alloc_sweep: every
+#             N whose allocation has hwcipher.so on the stack and every 8th
+#             other N fails cleanly or succeeds, no leak)
+#   tsan      ThreadSanitizer build of the module: test/reliability/threads,
+#             threads sharing a library context and threads each loading
+#             hwcipher into their own, a fresh process per round
 #   aarch64   cross build under qemu-aarch64: -cpu max with the Crypto
 #             Extension / assembly cores, again with the portable cores
 #             forced; on neoverse-n1 (no SM4 instructions: sm4-neon-aes)
@@ -15,35 +29,30 @@
 #             NEON core forced (CoreEquivalence, which tests every core the
 #             CPU has whatever is selected, runs on max and cortex-a72)
 #   s390x     cross build under qemu-s390x -cpu max with the test-only CPACF
-#             shim (test/s390x): the suite with partial completion never,
-#             after every block and after an odd size; then the suite with
-#             the portable cores forced
-#   clang     clang 14, -Werror, ASan + UBSan + libFuzzer coverage, test
-#             seams: the unit suite (unforced), the fuzz targets for a
-#             bounded time (scripts/fuzz.sh), single updates over 4 GiB and
-#             the GCM per-IV limit (huge_inputs), the allocation-failure
-#             sweep (alloc_sweep: every N fails cleanly or succeeds, no leak)
-#   tsan      ThreadSanitizer build of the module: test/reliability/threads,
-#             threads sharing a library context and threads each loading
-#             hwcipher into their own, a fresh process per round
-#   matrix    the suite against OpenSSL 3.5, 3.6 and 4.0 from Debian's newer
-#             suites (scripts/openssl_release.sh; one build each in
-#             build/openssl-<release>, run on that suite's loader and
-#             libraries): see stage_matrix for what runs on which
-#   package   every command of README.md (scripts/test_readme.sh), then
-#             install/uninstall with --prefix and DESTDIR, the Debian package
-#             (scripts/package.sh) and the package in a scratch root with an
-#             unmodified Debian openssl.cnf (scripts/test_package.sh)
-#   sanitize  (on demand, not in the default list) GCC ASan + UBSan, the
-#             suite with the best cores: the clang stage runs the same
-#             suite under ASan + UBSan in CI
+#             shim (test/s390x): the suite with partial completion never;
+#             after every block and after an odd size, and with the portable
+#             cores forced, the suite without its SM4 and Twofish tests
+#   matrix    the suite on OpenSSL 3.5, 3.6 and 4.0 from Debian's newer
+#             suites, each on its own loader and libraries: the native
+#             build on the 3.x releases (libcrypto.so.3), a build of its own
+#             on 4.0; see stage_matrix
+#   package   every command of README.md and docs/ (scripts/test_readme.sh),
+#             then install/uninstall with --prefix and DESTDIR, the Debian
+#             package (scripts/package.sh) and the package in a scratch root
+#             with an unmodified Debian openssl.cnf (scripts/test_package.sh)
+# On demand, not in the default list:
+#   sanitize  GCC ASan + UBSan, the suite with the best cores (the clang stage
+#             runs the same suite under ASan + UBSan in CI)
+#   full      what CI samples, complete: the allocation sweep over every N,
+#             and ten times CI's fuzzing (in the clang build)
 # Each run states the cores it expects (HWCIPHER_EXPECT_CORES, checked by
 # ApiCatalogue.CoreReportIsTheSelection), so a run cannot silently test the
 # wrong core.
 # Installs what is missing first (scripts/deps.sh). Keeps going after a failed
-# stage; exits non-zero if any stage failed. The last line of output is always
+# stage; exits non-zero if any stage failed. The log ends with a table of the
+# stages (wall time, tests passed and failed), then always
 #   <N> passed, <N> failed
-# (ctest totals over all stages; a stage that fails to configure or build
+# (test totals over all stages; a stage that fails to configure or build
 # counts as one failure).
 set -uo pipefail
 
