@@ -266,11 +266,17 @@ template <const auto& Tables, bool Get, size_t I>
     }(std::make_index_sequence<n>{});
 }
 
+// Row I's handler, called directly (a row without one accepts the key with
+// no effect). A plain `if`, not `if constexpr`: with -fsanitize=null (part of
+// -fsanitize=undefined) GCC turns off -fdelete-null-pointer-checks, after
+// which it does not take a function's address to be non-null in a constant
+// expression ("call_member<...> == 0 is not a constant expression"). The
+// condition is still a constant, which every optimised build folds away.
 template <const auto& Tables, bool Get, size_t I, class Ctx, class P>
 [[gnu::always_inline]] inline bool call_row(Ctx& ctx, P& p) {
     constexpr auto handle = table_of<Tables, Get>().row(I).handle;
-    if constexpr (handle == nullptr) return true;
-    else return handle(ctx, p);
+    if (handle == nullptr) return true;
+    return handle(ctx, p);
 }
 
 // ParamSpan::apply for a family's constant table; arrays of several entries

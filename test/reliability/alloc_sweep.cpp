@@ -135,6 +135,14 @@ void* operator new(size_t n, std::align_val_t a) { return must(aligned_new(n, a)
 void* operator new[](size_t n, std::align_val_t a) { return must(aligned_new(n, a)); }
 void* operator new(size_t n, std::align_val_t a, const std::nothrow_t&) noexcept { return aligned_new(n, a); }
 void* operator new[](size_t n, std::align_val_t a, const std::nothrow_t&) noexcept { return aligned_new(n, a); }
+// GCC 12 inlines these into the standard containers' deallocation in this
+// file, sees free() given memory from ::operator new and warns
+// (-Wmismatched-new-delete); the operator new above is ours and took it from
+// malloc, so the pair matches.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
+#endif
 void operator delete(void* p) noexcept { std::free(p); }
 void operator delete[](void* p) noexcept { std::free(p); }
 void operator delete(void* p, size_t) noexcept { std::free(p); }
@@ -147,6 +155,9 @@ void operator delete(void* p, size_t, std::align_val_t) noexcept { std::free(p);
 void operator delete[](void* p, size_t, std::align_val_t) noexcept { std::free(p); }
 void operator delete(void* p, std::align_val_t, const std::nothrow_t&) noexcept { std::free(p); }
 void operator delete[](void* p, std::align_val_t, const std::nothrow_t&) noexcept { std::free(p); }
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
 
 namespace {
 
