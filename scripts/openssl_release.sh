@@ -145,14 +145,22 @@ versions() {
 }
 # Lists older than a day are refreshed (the suites move; old versions vanish).
 # (A list set without the security suite counts as old.)
-if [[ -z "$(find "$aptdir/lists" -maxdepth 1 -name '*_InRelease' -mmin -1440 2> /dev/null)" ]] ||
-   [[ -z "$(find "$aptdir/lists" -maxdepth 1 -name '*debian-security*_InRelease' 2> /dev/null)" ]] ||
-   ! want=$(versions); then
+lists_fresh() {
+    [[ -n "$(find "$aptdir/lists" -maxdepth 1 -name '*_InRelease' -mmin -1440 2> /dev/null)" &&
+       -n "$(find "$aptdir/lists" -maxdepth 1 -name '*debian-security*_InRelease' 2> /dev/null)" ]]
+}
+stamp=$root/.hwcipher-openssl-release
+# A root unpacked after the lists were last read needs no new look at them:
+# they would name what its stamp records (a second or more per apt-cache call,
+# and callers ask for the same release several times).
+if [[ -f "$stamp" && -x "$root/bin/openssl" ]] && lists_fresh &&
+   [[ -z "$(find "$aptdir/lists" -maxdepth 1 -type f -newer "$stamp" 2> /dev/null)" ]]; then
+    want=$(cat "$stamp")
+elif ! lists_fresh || ! want=$(versions); then
     apt-get "${apt_opts[@]}" update >&2
     want=$(versions) || { echo "openssl_release.sh: Debian has no ${packages[*]} for $arch" >&2; exit 1; }
 fi
 
-stamp=$root/.hwcipher-openssl-release
 # ---- download and unpack, unless the root holds what the archive serves ----
 if [[ ! -f "$stamp" || "$(cat "$stamp")" != "$want" || ! -x "$root/bin/openssl" ]]; then
 echo "openssl_release.sh: OpenSSL $release ($suite, $arch) into $root:" >&2
@@ -163,8 +171,15 @@ sed 's/^/  /' <<< "$want" >&2
 # trixie (seen: s390x, listed but 404) sends the whole release to
 # trixie-security once, otherwise it is an error: callers say which release
 # they could not get.
+# All in one apt-get call first (each call costs seconds); one by one only
+# when that fails.
 got=()
+mapfile -t specs <<< "$want"
+if (cd "$aptdir/debs" && apt-get "${apt_opts[@]}" download "${specs[@]}" >&2); then
+    got=("${specs[@]}") want=""
+fi
 while IFS= read -r spec; do
+    [[ -n "$spec" ]] || continue
     if (cd "$aptdir/debs" && apt-get "${apt_opts[@]}" download "$spec" >&2); then
         got+=("$spec")
         continue
