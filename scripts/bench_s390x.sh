@@ -492,7 +492,7 @@ done
 
 # ---- tables -----------------------------------------------------------------------
 qemu_version=$(qemu-s390x --version | sed -n '1s/.*version \([^ ]*\).*/\1/p')
-hwcipher_rev=$(git -C "$repo" describe --always --dirty 2>/dev/null || echo "?")
+hwcipher_rev=$bench_doc_rev   # taken at the start: edits during the run do not count
 tables=$out/bench-s390x.md
 {
     echo "Per EVP update call under qemu-s390x $qemu_version -cpu max with the test-only CPACF"
