@@ -75,15 +75,19 @@ if(HWCIPHER_OPENSSL_ROOT)
   # own, for libstdc++, libgcrypt and GoogleTest. A plain prefix built on
   # this system needs only its library folder first.
   file(GLOB _hwc_loader "${_hwc_ossl_libdir}/ld-linux*.so.*" "${_hwc_ossl_libdir}/ld64.so.*")
+  if(_hwc_loader)
+    # Linking: libcrypto's own references into that newer C library are
+    # resolved at run time by its loader, not against the host's (or the
+    # cross toolchain's) libc; its other libraries are in the root.
+    foreach(kind EXE SHARED MODULE)
+      string(APPEND CMAKE_${kind}_LINKER_FLAGS
+             " -Wl,--allow-shlib-undefined -Wl,-rpath-link,${_hwc_ossl_libdir}")
+    endforeach()
+  endif()
   if(_hwc_loader AND NOT CMAKE_CROSSCOMPILING)
     list(GET _hwc_loader 0 _hwc_loader)
     set(HWCIPHER_OPENSSL_RUN "${_hwc_loader}" --library-path
         "${_hwc_ossl_libdir}:/usr/lib/${_hwc_triple}:/lib/${_hwc_triple}")
-    # Linking: libcrypto's own references into that newer C library are
-    # resolved at run time by its loader, not against the host's libc.
-    foreach(kind EXE SHARED MODULE)
-      string(APPEND CMAKE_${kind}_LINKER_FLAGS " -Wl,--allow-shlib-undefined")
-    endforeach()
   elseif(NOT CMAKE_CROSSCOMPILING)
     set(HWCIPHER_OPENSSL_RUN env "LD_LIBRARY_PATH=${_hwc_ossl_libdir}")
   endif()

@@ -10,7 +10,8 @@
 #     libcrypto, with its own ARMv8 assembly),
 #   - the default provider of the newer releases scripts/openssl_release.sh
 #     unpacks from Debian's newer suites (3.5, 3.6, 4.0), the same bench_evp
-#     run on that release's loader and libcrypto,
+#     run on that release's loader and libcrypto (built again against 4.0's
+#     libcrypto.so.4 by scripts/openssl_release.sh --module),
 #   - OpenSSL 3.5 with its Neoverse V1/V2 kernels forced (AES rows): 3.5
 #     picks its 8-block AES-GCM and 12-block AES-CTR kernels with EOR3 only
 #     on CPUs it knows by MIDR (crypto/armcap.c: ARMV8_UNROLL8_EOR3,
@@ -25,6 +26,10 @@
 # A benchmark, not a test: it fails only when a run fails.
 #
 #   scripts/bench_aarch64.sh            # Markdown tables on stdout, progress on stderr
+#
+# The whole result also goes to docs/benchmarks/aarch64.md (HWCIPHER_BENCH_DOC
+# names another file, empty for none), headed by the emulated CPUs, date,
+# commit and this command (scripts/bench_doc.sh): a rerun replaces it.
 #
 # Method: bench/bench_evp (linked only against libcrypto) pushes N and 2N
 # bytes through EVP in 16 KiB updates under the QEMU instruction-count plugin
@@ -79,6 +84,10 @@ start=$SECONDS
 # The revision measured: taken now, before the build, so that edits made
 # while the runs go on do not show up as "-dirty".
 hwcipher_rev=$(git -C "$repo" describe --always --dirty 2>/dev/null || echo "?")
+# shellcheck source=scripts/bench_doc.sh
+source scripts/bench_doc.sh
+bench_doc_start bench_aarch64.sh HWCIPHER_JOBS HWCIPHER_BENCH_BYTES HWCIPHER_BENCH_ONLY \
+    HWCIPHER_BENCH_RELEASES HWCIPHER_BENCH_CPUS HWCIPHER_SYSROOT HWCIPHER_BENCH_DOC
 
 # ---- build: the cross build (module + driver) and the host-side plugin ------
 bash scripts/deps.sh >&2
@@ -109,8 +118,16 @@ guest=("${clean_env[@]}" QEMU_LD_PREFIX=/usr/aarch64-linux-gnu
 declare -A rel_prefix=() rel_bench=() rel_version=()
 have_releases=()
 for rel in "${RELEASES[@]}"; do
+    echo "bench_aarch64.sh: OpenSSL $rel for arm64: fetching, and building what runs against it" >&2
     if ! bash scripts/openssl_release.sh "$rel" arm64 > "$out/openssl-$rel.log" 2>&1; then
         echo "bench_aarch64.sh: OpenSSL $rel for arm64 could not be fetched (build/aarch64/bench/openssl-$rel.log); its column is left out" >&2
+        continue
+    fi
+    # The bench_evp that links its libcrypto: this build's for a
+    # libcrypto.so.3, one built against the release for another soname (4.0).
+    if ! rel_build=$(bash scripts/openssl_release.sh "$rel" arm64 --module "$build" --target bench_evp \
+                         2>> "$out/openssl-$rel.log"); then
+        echo "bench_aarch64.sh: bench_evp does not build against OpenSSL $rel (build/aarch64/bench/openssl-$rel.log); its column is left out" >&2
         continue
     fi
     # shellcheck disable=SC1090
@@ -119,18 +136,7 @@ for rel in "${RELEASES[@]}"; do
     { read -r root; read -r libdir; read -r include; read -r version; } <<< "$vars"
     rel_version[$rel]=$version
     rel_prefix[$rel]="QEMU_LD_PREFIX=$root LD_LIBRARY_PATH=$libdir:/usr/aarch64-linux-gnu/lib"
-    if [[ -e "$libdir/libcrypto.so.3" ]]; then
-        rel_bench[$rel]=$bench
-    else
-        rel_bench[$rel]=$out/bench_evp-$rel
-        if ! aarch64-linux-gnu-g++ -std=c++20 -O2 -Wall -I"$include/aarch64-linux-gnu" -I"$include" bench/bench_evp.cpp \
-                -o "${rel_bench[$rel]}" -L"$libdir" -Wl,-rpath-link,"$libdir" \
-                -Wl,-rpath-link,"$root/lib/aarch64-linux-gnu" -Wl,--allow-shlib-undefined \
-                -lcrypto -ldl >&2; then
-            echo "bench_aarch64.sh: bench_evp does not build against OpenSSL $rel; its column is left out" >&2
-            continue
-        fi
-    fi
+    rel_bench[$rel]=$rel_build/bench/bench_evp
     have_releases+=("$rel")
 done
 have_release() { [[ " ${have_releases[*]} " == *" $1 "* ]]; }
@@ -601,6 +607,8 @@ tables=$out/bench-aarch64.md
 } > "$tables"   # not a pipe: the block counts failures in this shell
 cat "$tables"
 echo "bench_aarch64.sh: tables also in ${tables#"$repo"/}" >&2
+(( failures )) || bench_doc_write docs/benchmarks/aarch64.md "hwcipher on aarch64: instructions per byte" \
+    "qemu-aarch64 $qemu_version -cpu max$( (( ${#MODEL_CPUS[@]} )) && printf ', -cpu %s' "${MODEL_CPUS[@]}") on $(bench_doc_host_cpu)" < "$tables"
 if (( failures )); then
     echo "bench_aarch64.sh: $failures figure(s) FAILED (details above)" >&2
     exit 1

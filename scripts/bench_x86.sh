@@ -19,6 +19,11 @@
 #
 #   scripts/bench_x86.sh           # Markdown on stdout, progress on stderr
 #
+# The whole result also goes to docs/benchmarks/x86_64.md (HWCIPHER_BENCH_DOC
+# names another file, empty for none), headed by the machine, date, commit
+# and this command (scripts/bench_doc.sh): a rerun replaces it. Timing wants a
+# quiet machine.
+#
 # Method (details at the top of bench/bench_x86.cpp): thread CPU time of
 # calibrated batches (about HWCIPHER_BENCH_MS ms each), the fastest of 10 per
 # repetition, median of 3 repetitions; all implementations take turns
@@ -49,6 +54,11 @@ if [[ "$(uname -m)" != x86_64 ]]; then
     exit 2
 fi
 
+# shellcheck source=scripts/bench_doc.sh
+source scripts/bench_doc.sh
+bench_doc_start bench_x86.sh HWCIPHER_BENCH_OPENSSL HWCIPHER_BENCH_MS HWCIPHER_BENCH_ONLY \
+    HWCIPHER_BENCH_PNG HWCIPHER_BENCH_BUILD HWCIPHER_BENCH_NO_BUILD HWCIPHER_BENCH_DOC
+
 bash scripts/deps.sh --native >&2
 build=${HWCIPHER_BENCH_BUILD:-$repo/build/native}
 if [[ "${HWCIPHER_BENCH_NO_BUILD:-0}" == 1 ]]; then
@@ -69,10 +79,11 @@ args=(--modules "$build" --ms "${HWCIPHER_BENCH_MS:-2}" --chart "$out/ratios.dat
 [[ -n "${HWCIPHER_BENCH_ONLY:-}" ]] && args+=(--only "$HWCIPHER_BENCH_ONLY")
 
 # One peer per newer release: a wrapper that runs bench_x86_peer (with the
-# hwcipher.so that loads there: scripts/openssl_module.sh) on that release's
-# loader and libraries.
+# hwcipher.so that loads there: scripts/openssl_release.sh --module) on that
+# release's loader and libraries.
 for rel in ${HWCIPHER_BENCH_OPENSSL-3.5 3.6 4.0}; do
-    if ! mod=$(bash scripts/openssl_module.sh "$rel" "$build"); then
+    echo "bench_x86.sh: OpenSSL $rel: fetching, and building what runs against it" >&2
+    if ! mod=$(bash scripts/openssl_release.sh "$rel" --module "$build" --target bench_x86_peer); then
         echo "bench_x86.sh: OpenSSL $rel is not available here; left out" >&2
         continue
     fi
@@ -127,3 +138,12 @@ plot "$out/ratios.dat" using 2:xtic(1) title "16 KiB" lc rgb "#1f77b4", \
      "" using 3 title "64 B" lc rgb "#ff7f0e"
 EOF
 echo "bench_x86.sh: tables in ${out#"$repo"/}/bench-x86.md, chart in ${png#"$repo"/}" >&2
+{
+    cat "$out/bench-x86.md"
+    doc=${HWCIPHER_BENCH_DOC-docs/benchmarks/x86_64.md}
+    if [[ -n "$doc" ]]; then
+        [[ "$doc" == /* ]] || doc=$repo/$doc
+        echo
+        echo "![hwcipher ÷ best other, per row]($(realpath -m --relative-to="$(dirname "$doc")" "$png"))"
+    fi
+} | bench_doc_write docs/benchmarks/x86_64.md "hwcipher on x86_64: time per byte" "$(bench_doc_host_cpu)"

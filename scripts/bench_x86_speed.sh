@@ -17,8 +17,9 @@
 #
 #   scripts/bench_x86_speed.sh [release]     # default 3.5
 #
-# The module is loaded with -provider-path (scripts/openssl_module.sh: the
-# native build's hwcipher.so for 3.x, a build against the release for 4.0)
+# The module is loaded with -provider-path (scripts/openssl_release.sh
+# --module: the native build's hwcipher.so for 3.x, a build against the
+# release for 4.0)
 # and chosen with -propquery provider=hwcipher or provider=default; -evp comes
 # last, as `openssl speed` reads the property query before it fetches.
 # openssl speed counts user CPU time unless -elapsed is given.
@@ -37,7 +38,7 @@ runs=${HWCIPHER_SPEED_RUNS:-5}
 if [[ "${HWCIPHER_BENCH_NO_BUILD:-0}" != 1 ]]; then
     bash scripts/build.sh native --target hwcipher >&2
 fi
-mod=$(bash scripts/openssl_module.sh "$release" "${HWCIPHER_SPEED_BUILD:-$repo/build/native}")
+mod=$(bash scripts/openssl_release.sh "$release" --module "${HWCIPHER_SPEED_BUILD:-$repo/build/native}")
 openssl=$repo/build/openssl-$release-amd64/bin/openssl
 version=$("$openssl" version | sed 's/ (Library:.*//')
 

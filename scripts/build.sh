@@ -9,8 +9,10 @@
 # else; CMake checks that the headers' version is the library's
 # (cmake/HwcipherOpenSSL.cmake). Without it: the system's OpenSSL.
 # openssl-<release>: a native Release build (-Werror) against that release
-# from Debian's newer suites (scripts/openssl_release.sh unpacks it into
-# build/openssl-<release>-<arch>/; its tests run on that suite's loader).
+# from Debian's newer suites, made by scripts/openssl_release.sh <release>
+# --build build/openssl-<release> (the one place that fetches releases and
+# configures builds against them; it unpacks the release into
+# build/openssl-<release>-<arch>/; the tests run on that suite's loader).
 # Cross builds prepare their sysroot first (scripts/sysroot.sh). Does not
 # install packages: run scripts/deps.sh first (scripts/test.sh does).
 set -euo pipefail
@@ -57,7 +59,10 @@ case "$name" in
               "-DCMAKE_TOOLCHAIN_FILE=$repo/cmake/toolchain-$name.cmake"
               "-DHWCIPHER_SYSROOT=${HWCIPHER_SYSROOT:-$repo/build/sysroot-$name}") ;;
     openssl-3.5|openssl-3.6|openssl-4.0)
-        [[ -n "$root" ]] || root=$(bash scripts/openssl_release.sh "${name#openssl-}")
+        if [[ -z "$root" ]]; then
+            exec bash scripts/openssl_release.sh "${name#openssl-}" --build "build/$name" \
+                ${target[1]:+--target "${target[1]}"} "$@"
+        fi
         args=(-DCMAKE_BUILD_TYPE=Release -DHWCIPHER_WERROR=ON) ;;
     *) echo "build.sh: unknown build '$name' (native, sanitize, isa-emu, clang, tsan, aarch64, s390x, openssl-3.5, openssl-3.6, openssl-4.0)" >&2; exit 2 ;;
 esac
