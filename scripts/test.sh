@@ -628,7 +628,11 @@ for stage in "${stages[@]}"; do
         stage_done "$stage" "$start" "$stage_pass0" "$stage_fail0"
         continue
     fi
-    while IFS='|' read -r label envs regex; do
+    # The runs are read first: a test that reads standard input (ssh does)
+    # must not eat the list; the runs get /dev/null.
+    mapfile -t runs < <(runs_of "$stage")
+    for run in "${runs[@]}"; do
+        IFS='|' read -r label envs regex <<< "$run"
         [[ -n "$label" ]] || continue
         echo
         echo "------------------- run: $label ${envs:+($envs)} -------------------"
@@ -650,7 +654,7 @@ for stage in "${stages[@]}"; do
         total_pass=$(( total_pass + pass ))
         total_fail=$(( total_fail + fail ))
         summary+=("$(printf '%-17s %-13s %5d passed %4d failed %5ds' "$label" "$status" "$pass" "$fail" $(( SECONDS - rstart )))")
-    done < <(runs_of "$stage")
+    done < /dev/null
     stage_done "$stage" "$start" "$stage_pass0" "$stage_fail0"
 done
 

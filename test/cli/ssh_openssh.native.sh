@@ -160,7 +160,7 @@ for c in $ciphers; do
   start_sshd "$c"
   ssh_to "$c" "cat > '$work/up-$c.bin'" <"$work/data.bin" 2>"$work/ssh-$c.err" ||
     { cat "$work/ssh-$c.err" "$work/sshd-$c.log" >&2; fail "$c: upload failed"; }
-  ssh_to "$c" "cat '$work/up-$c.bin'" >"$work/back-$c.bin" 2>>"$work/ssh-$c.err" ||
+  ssh_to "$c" "cat '$work/up-$c.bin'" </dev/null >"$work/back-$c.bin" 2>>"$work/ssh-$c.err" ||
     { cat "$work/ssh-$c.err" "$work/sshd-$c.log" >&2; fail "$c: download failed"; }
   stop_sshd
   cmp -s "$work/data.bin" "$work/up-$c.bin" || fail "$c: the uploaded file differs"
