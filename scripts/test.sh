@@ -290,7 +290,8 @@ read_test_env() { # <absolute build dir>
 # gtest_runner: a command prefix for the test program (a release's loader).
 gtest_runner=()
 run_gtest() { # <build dir> <log> <gtest filter or empty> [VAR=value ...]
-    local dir=$1 log=$2 filter=${3:-*}
+    local dir=$1 log filter=${3:-*}
+    log=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")   # the shards run in the build dir
     shift 3
     local abs shards=$HWCIPHER_JOBS i
     abs=$(cd "$dir" && pwd)
