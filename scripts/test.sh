@@ -13,8 +13,7 @@
 #             x86_64 CPUs under qemu-x86_64 and the VAES/VPCLMULQDQ/GFNI
 #             kernels in an emulating build (scripts/test_x86_qemu.sh)
 #   clang     clang 14, -Werror, ASan + UBSan + libFuzzer coverage, test
-#             seams: the unit suite (unforced, in shards) and the other
-#             ctests, the fuzz targets (scripts/fuzz.sh: 525,000
+#             seams: every ctest (unforced), the fuzz targets (scripts/fuzz.sh: 525,000
 #             executions), single updates over 4 GiB and the GCM per-IV limit
 #             (huge_inputs), the allocation-failure sweep (alloc_sweep: every
 #             N whose allocation has hwcipher.so on the stack and every 8th
@@ -131,18 +130,15 @@ runs_of() {
             # Unforced: the automatic selection must pick the best tier.
             local best
             best=$(x86_tiers | head -1 | sed -E 's/.*HWCIPHER_EXPECT_CORES=([^|]*)\|.*/\1/')
-            echo "sanitize|gtest ${best:+HWCIPHER_EXPECT_CORES=$best}|"
-            echo "sanitize-cli|${best:+HWCIPHER_EXPECT_CORES=$best}|!label:unit"
+            echo "sanitize|${best:+HWCIPHER_EXPECT_CORES=$best}|"
             ;;
         clang)
-            # Unforced, like sanitize: the unit suite in GoogleTest shards
-            # (under ASan a process start costs more than most cases), the
-            # other ctests (CLI, programs) one by one; then the reliability
-            # runs of this build (run_fuzz, run_huge, run_sweep below).
+            # Unforced, like sanitize: every ctest, one process per case (so
+            # LeakSanitizer judges each case on its own); then the
+            # reliability runs of this build (run_fuzz, run_huge, run_sweep).
             local best
             best=$(x86_tiers | head -1 | sed -E 's/.*HWCIPHER_EXPECT_CORES=([^|]*)\|.*/\1/')
-            echo "clang|gtest ${best:+HWCIPHER_EXPECT_CORES=$best}|"
-            echo "clang-cli|${best:+HWCIPHER_EXPECT_CORES=$best}|!label:unit"
+            echo "clang|${best:+HWCIPHER_EXPECT_CORES=$best}|"
             echo "fuzz|script:fuzz|"
             echo "huge-inputs|script:huge|"
             echo "alloc-sweep|script:sweep|"
@@ -180,8 +176,10 @@ runs_of() {
             # tests, whose cores use no CPACF and run portable in the first
             # run already (HWCIPHER_TEST_EXCLUDE, test/support/main.cpp).
             local aes_only="HWCIPHER_TEST_EXCLUDE=$sm4_twofish_tests"
-            echo "s390x-cc3-block|HWCIPHER_SHIM_PARTIAL=block HWCIPHER_EXPECT_CORES=$cpacf $aes_only|"
-            echo "s390x-cc3-odd|HWCIPHER_SHIM_PARTIAL=208 HWCIPHER_EXPECT_CORES=$cpacf $aes_only|"
+            # (The CLI tests, whose calls reach the kernels as the unit
+            # tests' do, run with partial completion never only.)
+            echo "s390x-cc3-block|HWCIPHER_SHIM_PARTIAL=block HWCIPHER_EXPECT_CORES=$cpacf $aes_only|!^cli\."
+            echo "s390x-cc3-odd|HWCIPHER_SHIM_PARTIAL=208 HWCIPHER_EXPECT_CORES=$cpacf $aes_only|!^cli\."
             # CoreEquivalence compares every core the CPU has with the
             # portable one whatever is forced: the portable run would repeat
             # the first run's exactly (as on aarch64) and leaves it out.
