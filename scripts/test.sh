@@ -83,8 +83,7 @@ fi
 
 # The runs of a stage, one per line:
 #   "<label>|<VAR=value ...>|<ctest filter>", the filter one ctest -R regex
-# (it may hold '|': the rest of the line), "!<regex>" for ctest -E,
-# "label:<regex>" / "!label:<regex>" for ctest -L / -LE, or empty;
+# (it may hold '|': the rest of the line), "!<regex>" for ctest -E, or empty;
 #   "<label>|gtest <VAR=value ...>|<GoogleTest filter>": the unit suite in
 # GoogleTest shards (run_gtest);
 #   "<label>|script[:<name>]|": a run of its own (run_<name> below).
@@ -241,9 +240,7 @@ run_ctest() { # <build dir> <log> <filter: regex, !regex or empty> [VAR=value ..
     local dir=$1 log=$2 regex=$3
     shift 3
     local filter=()
-    if [[ "$regex" == '!label:'* ]]; then filter=(-LE "${regex#!label:}")
-    elif [[ "$regex" == 'label:'* ]]; then filter=(-L "${regex#label:}")
-    elif [[ "$regex" == '!'* ]]; then filter=(-E "${regex#!}")
+    if [[ "$regex" == '!'* ]]; then filter=(-E "${regex#!}")
     elif [[ -n "$regex" ]]; then filter=(-R "$regex"); fi
     env "$@" ctest --test-dir "$dir" -j"$HWCIPHER_JOBS" --output-on-failure \
           --timeout 900 "${filter[@]}" 2>&1 | tee "$log"
