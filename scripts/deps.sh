@@ -8,6 +8,7 @@
 #                                    # sanitize, matrix, package): + nginx, curl,
 #                                    # OpenSSH's sshd and ssh, strace,
 #                                    # dpkg-dev (dpkg-shlibdeps for the package),
+#                                    # ccache (test.sh's builds share objects),
 #                                    # clang and its sanitizer runtimes
 #   scripts/deps.sh --native         # only what the main job (scripts/main.sh)
 #                                    # needs: compiler, CMake, OpenSSL headers and
@@ -35,6 +36,7 @@ if [[ $level != main ]]; then
            openssh-server openssh-client  # test/cli/ssh_openssh.native.sh
            strace              # test/cli/trace_sandbox.native.sh
            dpkg-dev            # dpkg-shlibdeps: the package's Depends
+           ccache              # scripts/test.sh: builds of one stage reuse another's objects
            clang libclang-rt-dev llvm)  # clang and tsan stages: compiler, sanitizer/libFuzzer runtimes, llvm-symbolizer
 fi
 if [[ $level == all ]]; then

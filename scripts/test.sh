@@ -81,9 +81,32 @@ if ! bash scripts/deps.sh "${deps_args[@]}"; then
     exit 1
 fi
 
+# One compiler cache for every build of the run (build/ccache, empty in a
+# fresh clone): a file compiled again with the same flags and headers in
+# another build folder is taken from it. The package stage's builds and the
+# benchmark build README's commands make repeat the native stage's module
+# objects, and the isa-emu build its provider and test objects (only the
+# x86_64 cores differ there). CMake takes the launcher from the environment
+# when it first configures a build folder; test_readme.sh points
+# CCACHE_BASEDIR at its copy of the tree.
+if command -v ccache > /dev/null; then
+    export CCACHE_DIR=$repo/build/ccache CCACHE_BASEDIR=$repo
+    export CMAKE_C_COMPILER_LAUNCHER=ccache CMAKE_CXX_COMPILER_LAUNCHER=ccache
+    ccache --zero-stats > /dev/null
+fi
+# "<hits> of <compilations> compilations from the cache" since the start.
+ccache_line() {
+    command -v ccache > /dev/null || { echo "no ccache"; return; }
+    ccache --print-stats 2> /dev/null | awk -F'\t' '
+        { v[$1] = $2 }
+        END { h = v["direct_cache_hit"] + v["preprocessed_cache_hit"]
+              printf "%d of %d compilations from the cache (ccache)\n", h, h + v["cache_miss"] }'
+}
+
 # The runs of a stage, one per line:
 #   "<label>|<VAR=value ...>|<ctest filter>", the filter one ctest -R regex
-# (it may hold '|': the rest of the line), "!<regex>" for ctest -E, or empty;
+# (it may hold '|': the rest of the line), "!<regex>" for ctest -E,
+# "label!<label>" for ctest -LE (every test without that label), or empty;
 #   "<label>|gtest <VAR=value ...>|<GoogleTest filter>": the unit suite in
 # GoogleTest shards (run_gtest);
 #   "<label>|script[:<name>]|": a run of its own (run_<name> below).
@@ -665,5 +688,6 @@ echo "=================== stages ==================="
 printf '%-10s %7s %7s %7s\n' stage wall passed failed
 printf '%s\n' "${stage_rows[@]}"
 printf '%-10s %6ds %7d %7d\n' total "$SECONDS" "$total_pass" "$total_fail"
+echo "builds: $(ccache_line)"
 echo "$total_pass passed, $total_fail failed"
 exit $rc

@@ -42,6 +42,10 @@ else
     tar --exclude=./build -cf - . | tar -xf - -C "$copy"
 fi
 
+# scripts/test.sh's compiler cache (if any) serves the copy's builds too: its
+# paths are made relative to the copy, so they match the repository's.
+[[ -z "${CCACHE_DIR:-}" ]] || export CCACHE_BASEDIR=$copy
+
 # ---- steps, in document order: "cmd<TAB>command", "<kind><TAB>file" or
 # "file<TAB>document" where each document starts ---------------------------------
 docs=(README.md)
