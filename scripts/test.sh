@@ -84,13 +84,16 @@ fi
 # One compiler cache for every build of the run (build/ccache, empty in a
 # fresh clone): a file compiled again with the same flags and headers in
 # another build folder is taken from it. The package stage's builds and the
-# benchmark build README's commands make repeat the native stage's module
-# objects, and the isa-emu build its provider and test objects (only the
-# x86_64 cores differ there). CMake takes the launcher from the environment
-# when it first configures a build folder; test_readme.sh points
-# CCACHE_BASEDIR at its copy of the tree.
+# builds README's commands make repeat the native stage's module objects,
+# and the isa-emu build its provider and test objects (only the x86_64
+# cores differ there). CMake takes the launcher from the environment when it
+# first configures a build folder; test_readme.sh points CCACHE_BASEDIR at
+# its copy of the tree. -Werror is left out of the hash, so README's release
+# build (without it) reuses the native objects too: it decides whether a
+# compilation fails, not what it produces, and only compilations that
+# succeeded are kept. The native build (-Werror) is the run's first.
 if command -v ccache > /dev/null; then
-    export CCACHE_DIR=$repo/build/ccache CCACHE_BASEDIR=$repo
+    export CCACHE_DIR=$repo/build/ccache CCACHE_BASEDIR=$repo CCACHE_IGNOREOPTIONS=-Werror
     export CMAKE_C_COMPILER_LAUNCHER=ccache CMAKE_CXX_COMPILER_LAUNCHER=ccache
     ccache --zero-stats > /dev/null
 fi
