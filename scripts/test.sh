@@ -29,8 +29,9 @@
 #             CPU has whatever is selected, runs on max and cortex-a72)
 #   s390x     cross build under qemu-s390x -cpu max with the test-only CPACF
 #             shim (test/s390x): the suite with partial completion never;
-#             after every block and after an odd size, and with the portable
-#             cores forced, the suite without its SM4 and Twofish tests
+#             with partial completion after one block and after an odd size
+#             in turn, and with the portable cores forced, the suite without
+#             its SM4 and Twofish tests
 #   matrix    the suite on OpenSSL 3.5, 3.6 and 4.0 from Debian's newer
 #             suites, each on its own loader and libraries: the native
 #             build on the 3.x releases (libcrypto.so.3), a build of its own
@@ -195,16 +196,19 @@ runs_of() {
         s390x)
             local cpacf="aes=aes-cpacf,sm4=sm4-portable,twofish=twofish-portable,ghash=ghash-kimd"
             echo "s390x|HWCIPHER_SHIM_PARTIAL=never HWCIPHER_EXPECT_CORES=$cpacf|"
-            # The suite again with partial completion (cc 3) after every
-            # block and after an odd 208 bytes, and with the portable AES
-            # and GHASH cores on big-endian: without the SM4 and Twofish
-            # tests, whose cores use no CPACF and run portable in the first
-            # run already (HWCIPHER_TEST_EXCLUDE, test/support/main.cpp).
+            # The suite again with partial completion (cc 3), successive
+            # executions stopping after one block and after an odd 208
+            # bytes in turn (so every message longer than a block is
+            # resumed at both), and with the portable AES and GHASH cores on
+            # big-endian: without the SM4 and Twofish tests, whose cores use
+            # no CPACF and run portable in the first run already
+            # (HWCIPHER_TEST_EXCLUDE, test/support/main.cpp). The shim's own
+            # tests force never, every block, 48, 80 and 24 bytes on every
+            # instruction besides.
             local aes_only="HWCIPHER_TEST_EXCLUDE=$sm4_twofish_tests"
             # (The CLI tests, whose calls reach the kernels as the unit
             # tests' do, run with partial completion never only.)
-            echo "s390x-cc3-block|HWCIPHER_SHIM_PARTIAL=block HWCIPHER_EXPECT_CORES=$cpacf $aes_only|!^cli\."
-            echo "s390x-cc3-odd|HWCIPHER_SHIM_PARTIAL=208 HWCIPHER_EXPECT_CORES=$cpacf $aes_only|!^cli\."
+            echo "s390x-cc3|HWCIPHER_SHIM_PARTIAL=block,208 HWCIPHER_EXPECT_CORES=$cpacf $aes_only|!^cli\."
             # CoreEquivalence compares every core the CPU has with the
             # portable one whatever is forced: the portable run would repeat
             # the first run's exactly (as on aarch64) and leaves it out.

@@ -39,7 +39,9 @@ struct Counters {
 struct State {
     struct sigaction previous {};
     cpacf::Facilities facilities;
-    size_t env_budget = 0;
+    // The setting's budgets, taken in turn by successive executions.
+    size_t env_budgets[4] = {0};
+    size_t env_count = 1;
     char setting[24] = "never";
     bool installed = false;
 };
@@ -47,6 +49,7 @@ struct State {
 Counters g_count;
 State g_state;
 std::atomic<long> g_override{-1};  // ScopedPartial's budget, -1 = none
+std::atomic<size_t> g_turn{0};     // executions that took an environment budget
 
 inline void bump(Counter& c) { c.fetch_add(1, std::memory_order_relaxed); }
 
@@ -75,9 +78,13 @@ struct Line {
     }
 };
 
+// The budget of the execution being emulated: ScopedPartial's, else the
+// environment's next in turn.
 size_t budget_now() {
     const long o = g_override.load(std::memory_order_relaxed);
-    return o >= 0 ? static_cast<size_t>(o) : g_state.env_budget;
+    if (o >= 0) return static_cast<size_t>(o);
+    if (g_state.env_count == 1) return g_state.env_budgets[0];
+    return g_state.env_budgets[g_turn.fetch_add(1, std::memory_order_relaxed) % g_state.env_count];
 }
 
 bool previous_is_default() {
@@ -182,19 +189,44 @@ cpacf::Facilities read_facilities() {
     return f;
 }
 
-// HWCIPHER_SHIM_PARTIAL: never | block | N > 0. A typo must not silently
-// mean "never", so anything else stops the run.
-size_t parse_partial(const char* s) {
-    if (s == nullptr || *s == '\0' || std::strcmp(s, "never") == 0) return 0;
-    if (std::strcmp(s, "block") == 0) return 16;
+// HWCIPHER_SHIM_PARTIAL: never | block | N > 0, or up to four of them
+// separated by commas, which successive executions take in turn (block,208:
+// CC 3 after one block, then after 208 more bytes, then after one block...).
+// A typo must not silently mean "never", so anything else stops the run.
+size_t parse_one(const char* s, size_t len) {
+    char word[24] = {0};
+    if (len >= sizeof word) return SIZE_MAX;
+    std::memcpy(word, s, len);
+    if (std::strcmp(word, "never") == 0) return 0;
+    if (std::strcmp(word, "block") == 0) return 16;
     char* end = nullptr;
     errno = 0;
-    const unsigned long long n = std::strtoull(s, &end, 10);
-    if (errno == 0 && end != s && *end == '\0' && n > 0 && s[0] != '-') return n;
-    std::fprintf(stderr,
-                 "cpacf-shim: HWCIPHER_SHIM_PARTIAL='%s' is not never, block or a byte count\n",
-                 s);
-    std::abort();
+    const unsigned long long n = std::strtoull(word, &end, 10);
+    if (errno == 0 && end != word && *end == '\0' && n > 0 && word[0] != '-') return n;
+    return SIZE_MAX;
+}
+
+void parse_partial(const char* s) {
+    g_state.env_count = 1;
+    g_state.env_budgets[0] = 0;
+    if (s == nullptr || *s == '\0') return;
+    size_t count = 0;
+    for (const char* p = s;; ++count) {
+        const char* comma = std::strchr(p, ',');
+        const size_t len = comma ? static_cast<size_t>(comma - p) : std::strlen(p);
+        const size_t b = count < 4 ? parse_one(p, len) : SIZE_MAX;
+        if (b == SIZE_MAX) {
+            std::fprintf(stderr,
+                         "cpacf-shim: HWCIPHER_SHIM_PARTIAL='%s' is not never, block, a byte "
+                         "count or up to four of them separated by commas\n",
+                         s);
+            std::abort();
+        }
+        g_state.env_budgets[count] = b;
+        if (!comma) break;
+        p = comma + 1;
+    }
+    g_state.env_count = count + 1;
 }
 
 void install_handler() {
@@ -210,7 +242,7 @@ void install_handler() {
 
 bool install() {
     const char* env = std::getenv("HWCIPHER_SHIM_PARTIAL");
-    g_state.env_budget = parse_partial(env);
+    parse_partial(env);
     if (env && *env) std::snprintf(g_state.setting, sizeof g_state.setting, "%s", env);
     g_state.facilities = read_facilities();
     install_handler();
@@ -284,7 +316,8 @@ cpacf::Facilities facilities() {
 
 size_t partial_budget() {
     ensure_installed();
-    return budget_now();
+    const long o = g_override.load(std::memory_order_relaxed);
+    return o >= 0 ? static_cast<size_t>(o) : g_state.env_budgets[0];
 }
 
 const char* partial_setting() {

@@ -18,6 +18,8 @@
 //      block            CC 3 after every 16 bytes
 //      N (decimal > 0)  CC 3 once N operand bytes are done (rounded up to
 //                       the instruction's unit), e.g. 48 or 80
+//      a,b,...          up to four of these, taken in turn by successive
+//                       executions (block,208: one block, then 208 bytes, ...)
 // Never part of the provider. See the project's s390x-cpacf notes, section 12.
 #pragma once
 
@@ -48,7 +50,8 @@ uint64_t emulated_total(const Stats& s);
 // The facilities STFLE reported at installation.
 cpacf::Facilities facilities();
 
-// Bytes per execution before CC 3 (0 = never) and the setting's text.
+// Bytes per execution before CC 3 (0 = never; for a list, its first) and
+// the setting's text.
 size_t partial_budget();
 const char* partial_setting();
 
