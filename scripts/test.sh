@@ -13,8 +13,8 @@
 #             x86_64 CPUs under qemu-x86_64 and the VAES/VPCLMULQDQ/GFNI
 #             kernels in an emulating build (scripts/test_x86_qemu.sh)
 #   clang     clang 14, -Werror, ASan + UBSan + libFuzzer coverage, test
-#             seams: every ctest (unforced), the fuzz targets (scripts/fuzz.sh: 525,000
-#             executions), single updates over 4 GiB and the GCM per-IV limit
+#             seams: every ctest (unforced; the unit suite in GoogleTest
+#             shards), the fuzz targets (scripts/fuzz.sh: 525,000 executions), single updates over 4 GiB and the GCM per-IV limit
 #             (huge_inputs), the allocation-failure sweep (alloc_sweep: every
 #             N whose allocation has hwcipher.so on the stack and every 8th
 #             other N fails cleanly or succeeds, no leak)
@@ -159,12 +159,16 @@ runs_of() {
             echo "sanitize|${best:+HWCIPHER_EXPECT_CORES=$best}|"
             ;;
         clang)
-            # Unforced, like sanitize: every ctest, one process per case (so
-            # LeakSanitizer judges each case on its own); then the
-            # reliability runs of this build (run_fuzz, run_huge, run_sweep).
+            # Unforced, like sanitize: the unit suite in GoogleTest shards
+            # (a third of the CPU of one process per case; LeakSanitizer
+            # checks each shard process at its exit, and a leak fails it),
+            # then every other ctest (CLI tests, programs) one process each;
+            # then the reliability runs of this build (run_fuzz, run_huge,
+            # run_sweep).
             local best
             best=$(x86_tiers | head -1 | sed -E 's/.*HWCIPHER_EXPECT_CORES=([^|]*)\|.*/\1/')
-            echo "clang|${best:+HWCIPHER_EXPECT_CORES=$best}|"
+            echo "clang|gtest ${best:+HWCIPHER_EXPECT_CORES=$best}|"
+            echo "clang-cli|${best:+HWCIPHER_EXPECT_CORES=$best}|label!unit"
             echo "fuzz|script:fuzz|"
             echo "huge-inputs|script:huge|"
             echo "alloc-sweep|script:sweep|"
@@ -270,7 +274,8 @@ run_ctest() { # <build dir> <log> <filter: regex, !regex or empty> [VAR=value ..
     local dir=$1 log=$2 regex=$3
     shift 3
     local filter=()
-    if [[ "$regex" == '!'* ]]; then filter=(-E "${regex#!}")
+    if [[ "$regex" == 'label!'* ]]; then filter=(-LE "${regex#label!}")
+    elif [[ "$regex" == '!'* ]]; then filter=(-E "${regex#!}")
     elif [[ -n "$regex" ]]; then filter=(-R "$regex"); fi
     env "$@" ctest --test-dir "$dir" -j"$HWCIPHER_JOBS" --output-on-failure \
           --timeout 900 "${filter[@]}" 2>&1 | tee "$log"
