@@ -30,6 +30,8 @@
 #   scripts/bench_apps.sh           # the whole table; writes docs/benchmarks/apps.md
 #   scripts/bench_apps.sh --main    # scripts/main.sh's row: TLS 1.3 AES-128-GCM,
 #                                   # s_server/s_client in 3.0, build/native as is
+#   scripts/bench_apps.sh --chart   # only redraw the chart from the last run
+#                                   # (build/apps/rows)
 #
 # Environment: HWCIPHER_APPS_MIB (MiB per bulk transfer and per enc file;
 # default 1024, the issue's figure; 256 for --main), HWCIPHER_APPS_RUNS
@@ -52,6 +54,7 @@ cd "$repo"
 export DEBIAN_FRONTEND=noninteractive
 main_row=0
 [[ "${1:-}" == --main ]] && main_row=1
+work=$repo/build/apps
 MIB=${HWCIPHER_APPS_MIB:-$( ((main_row)) && echo 256 || echo 1024)}
 RUNS=${HWCIPHER_APPS_RUNS:-3}
 REQS=${HWCIPHER_APPS_REQUESTS:-50000}
@@ -65,6 +68,37 @@ say() { printf 'bench_apps.sh [%4ds]: %s\n' $((SECONDS - start)) "$*" >&2; }
 fail() { echo "bench_apps.sh: $*" >&2; exit 1; }
 wanted() { [[ -z "$ONLY" || "$1" =~ $ONLY ]]; }
 
+# The chart, bench/results/apps-cpu.png: the CPU ratio per row (rows without
+# one are left out). Labels: workload, release, suite or cipher (up to its
+# first comma, "TLS 1.3 TLS_AES_..." shortened to "1.3 AES_...").
+draw_chart() { # <rows file>
+    local png=$repo/bench/results/apps-cpu.png dat=$work/ratios.dat n
+    awk -F'|' '$8 != "—" { split($1, w, " "); split($3, what, ","); l = what[1]
+        sub(/^TLS /, "", l); sub(/ TLS_/, " ", l)
+        printf "\"%s %s %s\" %s\n", w[1], $2, l, $8 }' "$1" > "$dat"
+    command -v gnuplot > /dev/null && [[ -s "$dat" ]] || return 0
+    n=$(wc -l < "$dat")
+    gnuplot << EOF
+set terminal pngcairo size $((n * 26 + 240 > 800 ? n * 26 + 240 : 800)),820 font ",9" noenhanced
+set output "$png"
+set title "CPU seconds (server + client) per GiB (small: per 10,000 requests), hwcipher ÷ default provider; < 1 = hwcipher costs less"
+set style data histograms
+set style fill solid 0.85 border -1
+set boxwidth 0.8
+set yrange [0:*]
+set grid ytics
+set xtics rotate by 90 right nomirror
+set key off
+set arrow from graph 0, first 1 to graph 1, first 1 nohead lw 2 lc rgb "black"
+set bmargin 27
+plot "$dat" using 2:xtic(1) lc rgb "#1f77b4"
+EOF
+}
+
+if [[ "${1:-}" == --chart ]]; then   # redraw the chart from the last run's rows
+    draw_chart "$work/rows"
+    exit
+fi
 # shellcheck source=scripts/bench_doc.sh
 source scripts/bench_doc.sh
 bench_doc_start bench_apps.sh HWCIPHER_APPS_MIB HWCIPHER_APPS_RUNS HWCIPHER_APPS_REQUESTS \
@@ -92,7 +126,6 @@ if [[ -n "$RELEASE" ]]; then
 fi
 for rel in "${releases[@]}"; do VERS[$rel]=$("${OSSL[$rel]}" version | cut -d' ' -f2); done
 
-work=$repo/build/apps
 rm -rf "$work"
 mkdir -p "$work/www" "$work/tmp" "$work/logs"
 # shellcheck source=test/support/openssh.sh
@@ -373,29 +406,8 @@ table() {
 }
 table
 
-# The chart: the CPU ratio per row (rows without one are left out).
-png=$repo/bench/results/apps-cpu.png
-# Labels: workload, release, suite or cipher (up to its first comma).
-awk -F'|' '$8 != "—" { split($1, w, " "); split($3, what, ",")
-    printf "\"%s %s %s\" %s\n", w[1], $2, what[1], $8 }' "$rows" > "$work/ratios.dat"
-if command -v gnuplot > /dev/null && [[ -s "$work/ratios.dat" ]]; then
-    n=$(wc -l < "$work/ratios.dat")
-    gnuplot << EOF
-set terminal pngcairo size $((n * 26 + 240 > 800 ? n * 26 + 240 : 800)),760 font ",9" noenhanced
-set output "$png"
-set title "CPU seconds (server + client) per GiB (small: per 10,000 requests), hwcipher ÷ default provider; < 1 = hwcipher costs less"
-set style data histograms
-set style fill solid 0.85 border -1
-set boxwidth 0.8
-set yrange [0:*]
-set grid ytics
-set xtics rotate by 90 right nomirror
-set key off
-set arrow from graph 0, first 1 to graph 1, first 1 nohead lw 2 lc rgb "black"
-set bmargin 22
-plot "$work/ratios.dat" using 2:xtic(1) lc rgb "#1f77b4"
-EOF
-fi
+draw_chart "$rows"
+
 
 {
     echo "What applications spend with hwcipher preferred (\`default_properties = ?provider=hwcipher\`, the"
