@@ -37,8 +37,8 @@
 # default 1024, the figure; 256 for --main), HWCIPHER_APPS_RUNS
 # (runs per configuration, default 3), HWCIPHER_APPS_REQUESTS (row (d),
 # default 50000), HWCIPHER_APPS_CPUS (taskset list for both sides, default
-# 0: one CPU, so that another process's load on a shared host shows as
-# lower MB/s rather than in the CPU figures), HWCIPHER_APPS_RELEASE (the
+# one CPU, the first this process may use: another process's load on a
+# shared host then shows as lower MB/s rather than in the CPU figures), HWCIPHER_APPS_RELEASE (the
 # newer release, default 4.0; empty for 3.0 only), HWCIPHER_APPS_ONLY
 # (extended regex on the workload names tls-nginx, tls-s_server, ssh, enc,
 # small), HWCIPHER_BENCH_NO_BUILD=1 (use build/native as it is),
@@ -58,7 +58,8 @@ work=$repo/build/apps
 MIB=${HWCIPHER_APPS_MIB:-$( ((main_row)) && echo 256 || echo 1024)}
 RUNS=${HWCIPHER_APPS_RUNS:-3}
 REQS=${HWCIPHER_APPS_REQUESTS:-50000}
-CPUS=${HWCIPHER_APPS_CPUS:-0}
+# Default: the first CPU this process may run on (0 on most hosts).
+CPUS=${HWCIPHER_APPS_CPUS:-$(taskset -pc $$ | sed 's/.*: //; s/[,-].*//')}
 RELEASE=${HWCIPHER_APPS_RELEASE-4.0}
 ONLY=${HWCIPHER_APPS_ONLY:-}
 ((main_row)) && RELEASE="" ONLY=tls-s_server
