@@ -10,6 +10,9 @@
 #                                    # dpkg-dev (dpkg-shlibdeps for the package),
 #                                    # ccache (test.sh's builds share objects),
 #                                    # clang and its sanitizer runtimes
+#   scripts/deps.sh --apps           # scripts/bench_apps.sh: the main job's, +
+#                                    # nginx, curl, OpenSSH's sshd and ssh,
+#                                    # h2load (nghttp2-client)
 #   scripts/deps.sh --native         # only what the main job (scripts/main.sh)
 #                                    # needs: compiler, CMake, OpenSSL headers and
 #                                    # CLI, and for its build folder and benchmark
@@ -20,8 +23,9 @@ level=all
 case "${1:-}" in
     --native) level=main ;;
     --native-tests) level=tests ;;
+    --apps) level=apps ;;
     "") ;;
-    *) echo "deps.sh: unknown option '$1' (--native, --native-tests)" >&2; exit 2 ;;
+    *) echo "deps.sh: unknown option '$1' (--native, --native-tests, --apps)" >&2; exit 2 ;;
 esac
 
 pkgs=(
@@ -31,7 +35,10 @@ pkgs=(
     libgcrypt20-dev           # bench_x86's third column (and the tests' oracle)
     gnuplot-nox               # scripts/bench_x86.sh's ratio chart
 )
-if [[ $level != main ]]; then
+if [[ $level == apps ]]; then
+    pkgs+=(nginx curl openssh-server openssh-client
+           nghttp2-client)     # h2load: bench_apps.sh's small-response row
+elif [[ $level != main ]]; then
     pkgs+=(nginx curl          # test/cli/tls_nginx_curl.native.sh
            openssh-server openssh-client  # test/cli/ssh_openssh.native.sh
            strace              # test/cli/trace_sandbox.native.sh

@@ -13,7 +13,12 @@
 #      slow stretch hit both providers alike (scripts/bench_x86_speed.sh's
 #      method). A single run per cell once printed 0.82x for a cipher that
 #      reruns put at 1.18x.
-#   2. a Twofish `openssl enc` round trip through the repository's config
+#   2. what a TLS server gains: CPU seconds (server + client) per GiB of a
+#      TLS 1.3 AES-128-GCM transfer through the system's `openssl s_server`
+#      and `s_client`, with and without hwcipher (scripts/bench_apps.sh
+#      --main: 256 MiB, best of 3; the whole application table, nginx,
+#      OpenSSH, openssl enc, small responses, is scripts/bench_apps.sh).
+#   3. a Twofish `openssl enc` round trip through the repository's config
 #      test/openssl-cnf/prefer-hwcipher.cnf.
 # The full x86_64 benchmark (every cipher, mode and direction, 16 KiB and
 # 64 B, libgcrypt too) takes longer than this job may: it is its own command,
@@ -176,6 +181,12 @@ for cipher in "${ciphers[@]}"; do
         status=1
     done
 done
+
+# What a TLS server gains (issue #31): one bulk row of scripts/bench_apps.sh.
+step "TLS 1.3 AES-128-GCM bulk in OpenSSL 3.0, s_server + s_client, 256 MiB, with and without hwcipher, best of 3 (scripts/bench_apps.sh --main; about 30 s)"
+echo
+echo "== What a TLS server gains (scripts/bench_apps.sh --main; all applications: bash scripts/bench_apps.sh)"
+bash scripts/bench_apps.sh --main 2> "$logs/bench-apps.log" || { tail -5 "$logs/bench-apps.log" >&2; status=1; }
 
 echo
 echo "== Twofish round trip with OPENSSL_CONF=test/openssl-cnf/prefer-hwcipher.cnf"

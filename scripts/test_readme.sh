@@ -82,7 +82,7 @@ elsewhere_of() {
         "bash scripts/main.sh") echo "the main job (scripts/main.sh itself)" ;;
         "bash scripts/package.sh") echo "scripts/test_package.sh runs this command"
             grep -q 'bash scripts/package.sh' scripts/test_package.sh ;;
-        "bash scripts/bench_aarch64.sh"|"bash scripts/bench_s390x.sh"|"bash scripts/bench_x86.sh")
+        "bash scripts/bench_aarch64.sh"|"bash scripts/bench_s390x.sh"|"bash scripts/bench_x86.sh"|"bash scripts/bench_apps.sh")
             echo "a benchmark, run on demand (not by CI)" ;;
         *) return 2 ;;
     esac
