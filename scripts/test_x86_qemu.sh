@@ -71,26 +71,38 @@ failed_tests() { # <log>: the distinct failed test names
     sed -nE 's/^\[  FAILED  \] ([A-Za-z][^ ,]*).*/\1/p' "$1" | sort -u
 }
 
-# One run: <label> <expected cores> <gtest filter> [<emulator command...>]
+# One run: <label> <expected cores> <gtest filter> [<emulator command...>],
+# as $HWCIPHER_JOBS GoogleTest shards at once (GTEST_SHARD_INDEX), one
+# process each: a run in one process would leave the other cores idle.
+shards=${HWCIPHER_JOBS:-2}
 run() {
     local label=$1 expect=$2 filter=$3
     shift 3
     local override="X86_QEMU_EXPECT_${label//-/_}"
     expect=${!override:-$expect}
-    local log="$logdir/$label.log" start=$SECONDS rc pass fail
-    env HWCIPHER_EXPECT_CORES="$expect" "$@" "$exe" --gtest_filter="$filter" \
-        --gtest_brief=1 > "$log" 2>&1
-    rc=$?
-    # --gtest_brief prints "[  PASSED  ] N tests." and one "[  FAILED  ] <test>"
-    # line per failed test (no "listed below" summary): count distinct names.
-    pass=$(sed -nE 's/^\[  PASSED  \] ([0-9]+) tests?.*/\1/p' "$log" | tail -1)
-    fail=$(failed_tests "$log" | wc -l)
-    pass=${pass:-0}
-    if (( rc != 0 && fail == 0 )); then
-        fail=1 # crashed (SIGILL, abort) or failed outside any test
-        echo "x86-qemu $label: exit status $rc without a failed test; last lines:"
-        tail -5 "$log"
-    fi
+    local log="$logdir/$label.log" start=$SECONDS pass=0 fail=0 i n rc
+    for ((i = 0; i < shards; ++i)); do
+        (env HWCIPHER_EXPECT_CORES="$expect" GTEST_TOTAL_SHARDS=$shards GTEST_SHARD_INDEX=$i \
+            "$@" "$exe" --gtest_filter="$filter" --gtest_brief=1 > "$log.$i" 2>&1
+         echo "exit $?" >> "$log.$i") &
+    done
+    wait
+    : > "$log"
+    for ((i = 0; i < shards; ++i)); do
+        cat "$log.$i" >> "$log"
+        # --gtest_brief prints "[  PASSED  ] N tests." and one "[  FAILED  ]
+        # <test>" line per failed test (no "listed below" summary).
+        n=$(sed -nE 's/^\[  PASSED  \] ([0-9]+) tests?.*/\1/p' "$log.$i" | tail -1)
+        rc=$(sed -nE 's/^exit ([0-9]+)$/\1/p' "$log.$i" | tail -1)
+        pass=$(( pass + ${n:-0} ))
+        if [[ "$rc" != 0 ]] && [[ -z "$(failed_tests "$log.$i")" ]]; then
+            fail=$(( fail + 1 )) # crashed (SIGILL, abort) or failed outside any test
+            echo "x86-qemu $label shard $i: exit status ${rc:-?} without a failed test; last lines:"
+            tail -5 "$log.$i"
+        fi
+        rm -f "$log.$i"
+    done
+    fail=$(( fail + $(failed_tests "$log" | wc -l) ))
     (( pass + fail > 0 )) || fail=1
     printf 'x86-qemu %-13s %5d passed %4d failed %5ds  (%s)\n' \
         "$label" "$pass" "$fail" $(( SECONDS - start )) "$expect"
