@@ -72,8 +72,9 @@ wanted() { [[ -z "$ONLY" || "$1" =~ $ONLY ]]; }
 # The chart, bench/results/apps-cpu.png: the CPU ratio per row (rows without
 # one are left out). Labels: workload, release, suite or cipher (up to its
 # first comma, "TLS 1.3 TLS_AES_..." shortened to "1.3 AES_...").
+png=$repo/bench/results/apps-cpu.png
 draw_chart() { # <rows file>
-    local png=$repo/bench/results/apps-cpu.png dat=$work/ratios.dat n
+    local dat=$work/ratios.dat n
     awk -F'|' '$8 != "—" { split($1, w, " "); split($3, what, ","); l = what[1]
         sub(/^TLS /, "", l); sub(/ TLS_/, " ", l)
         printf "\"%s %s %s\" %s\n", w[1], $2, l, $8 }' "$1" > "$dat"

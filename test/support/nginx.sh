@@ -14,6 +14,8 @@
 #   nginx_find_masters <work>          fill nginx_master[name], nginx_port[name]
 #   nginx_stop_all                     stop every one found
 
+# shellcheck source=test/support/daemons.sh
+source "$(dirname "${BASH_SOURCE[0]}")/daemons.sh"
 nginx_bin=/usr/sbin/nginx
 declare -A nginx_master=() nginx_port=()
 
@@ -53,46 +55,12 @@ CONF
 }
 
 nginx_start() { # <name> <work> <cpus>
-    local d=$2/nginx-$1 try _attempt
+    local d=$2/nginx-$1 work=$2
     mkdir -p "$d/logs" "$d/tmp"
-    for _attempt in 1 2 3 4 5; do
-        try=$((20000 + RANDOM % 40000))
-        nginx_write_conf "$d" "$try" "$2"
-        : > "$d/logs/error.log"
-        if taskset -c "$3" "$nginx_bin" -p "$d" -c "$d/nginx.conf" -e "$d/logs/error.log" > "$d/logs/nginx.out" 2>&1; then
-            for _ in $(seq 100); do
-                [[ -s "$d/nginx.pid" ]] && { echo "$try" > "$d/port"; return 0; }
-                sleep 0.05
-            done
-        fi
-        grep -q 'Address already in use' "$d/logs/error.log" "$d/logs/nginx.out" && continue
-        cat "$d/logs/error.log" "$d/logs/nginx.out" >&2
-        return 1
-    done
-    return 1
+    nginx_conf_at() { nginx_write_conf "$d" "$1" "$work"; }
+    daemon_start "$d" "$d/nginx.pid" "$d/logs/error.log" 'Address already in use' nginx_conf_at "$3" \
+        "$nginx_bin" -p "$d" -c "$d/nginx.conf" -e "$d/logs/error.log"
 }
 
-nginx_find_masters() { # <work>
-    local d name
-    for d in "$1"/nginx-*/; do
-        [[ -s "$d/nginx.pid" ]] || continue
-        name=${d%/}
-        name=${name##*/nginx-}
-        nginx_master[$name]=$(cat "$d/nginx.pid")
-        nginx_port[$name]=$(cat "$d/port")
-    done
-}
-
-nginx_stop_all() {
-    local name pid
-    for name in "${!nginx_master[@]}"; do
-        pid=${nginx_master[$name]}
-        kill -QUIT "$pid" 2> /dev/null || continue
-        for _ in $(seq 100); do
-            kill -0 "$pid" 2> /dev/null || break
-            sleep 0.05
-        done
-        kill -KILL "$pid" 2> /dev/null || true
-    done
-    nginx_master=()
-}
+nginx_find_masters() { daemon_find "$1" nginx nginx.pid nginx_master nginx_port; } # <work>
+nginx_stop_all() { daemon_stop_all QUIT nginx_master; }

@@ -18,6 +18,8 @@
 #                                     to which the caller adds -p, -o Ciphers=,
 #                                     root@127.0.0.1 and the command
 
+# shellcheck source=test/support/daemons.sh
+source "$(dirname "${BASH_SOURCE[0]}")/daemons.sh"
 sshd_bin=/usr/sbin/sshd   # sshd re-executes itself: an absolute path
 declare -A sshd_master=() sshd_port=()
 
@@ -30,19 +32,18 @@ sshd_keys() { # <work>: the host and user keys, once
 }
 
 sshd_start() { # <name> <work> <cpus>
-    local d=$2/sshd-$1 try _attempt ciphers
+    local d=$2/sshd-$1 work=$2 ciphers
     mkdir -p "$d" /run/sshd
     chmod 0755 /run/sshd
     sshd_keys "$2"
     ciphers=$(ssh -Q cipher | grep '^aes' | paste -sd,)
-    for _attempt in 1 2 3 4 5; do
-        try=$((20000 + RANDOM % 40000))
+    sshd_conf_at() { # <port>
         cat > "$d/sshd_config" << CONF
 ListenAddress 127.0.0.1
-Port $try
-HostKey $2/host_ed25519
+Port $1
+HostKey $work/host_ed25519
 PidFile $d/sshd.pid
-AuthorizedKeysFile $2/authorized_keys
+AuthorizedKeysFile $work/authorized_keys
 AuthenticationMethods publickey
 PubkeyAuthentication yes
 PasswordAuthentication no
@@ -53,44 +54,13 @@ StrictModes no
 PrintMotd no
 Ciphers $ciphers
 CONF
-        : > "$d/sshd.log"
-        if taskset -c "$3" "$sshd_bin" -f "$d/sshd_config" -E "$d/sshd.log" > "$d/sshd.out" 2>&1; then
-            for _ in $(seq 100); do
-                [[ -s "$d/sshd.pid" ]] && { echo "$try" > "$d/port"; return 0; }
-                sleep 0.05
-            done
-        fi
-        grep -Eq 'Bind to port .* failed|Cannot bind any address' "$d/sshd.log" "$d/sshd.out" && continue
-        cat "$d/sshd.log" "$d/sshd.out" >&2
-        return 1
-    done
-    return 1
+    }
+    daemon_start "$d" "$d/sshd.pid" "$d/sshd.log" 'Bind to port .* failed|Cannot bind any address' \
+        sshd_conf_at "$3" "$sshd_bin" -f "$d/sshd_config" -E "$d/sshd.log"
 }
 
-sshd_find_masters() { # <work>
-    local d name
-    for d in "$1"/sshd-*/; do
-        [[ -s "$d/sshd.pid" ]] || continue
-        name=${d%/}
-        name=${name##*/sshd-}
-        sshd_master[$name]=$(cat "$d/sshd.pid")
-        sshd_port[$name]=$(cat "$d/port")
-    done
-}
-
-sshd_stop_all() {
-    local name pid
-    for name in "${!sshd_master[@]}"; do
-        pid=${sshd_master[$name]}
-        kill -TERM "$pid" 2> /dev/null || continue
-        for _ in $(seq 100); do
-            kill -0 "$pid" 2> /dev/null || break
-            sleep 0.05
-        done
-        kill -KILL "$pid" 2> /dev/null || true
-    done
-    sshd_master=()
-}
+sshd_find_masters() { daemon_find "$1" sshd sshd.pid sshd_master sshd_port; } # <work>
+sshd_stop_all() { daemon_stop_all TERM sshd_master; }
 
 ssh_opts() { # <work>
     ssh_args=(-F none -o BatchMode=yes -o ConnectTimeout=30 -o IdentitiesOnly=yes
