@@ -57,6 +57,13 @@ bool xts_unit_encrypt(const KeySchedule& data_ks, const KeySchedule& tweak_ks,
 bool xts_unit_decrypt(const KeySchedule& data_ks, const KeySchedule& tweak_ks,
                       const uint8_t iv[kBlockSize], const uint8_t* in, uint8_t* out,
                       size_t nblocks);
+// A unit of any length >= 16 bytes, stealing included (XtsUnitBytesFn).
+bool xts_unit_any_encrypt(const KeySchedule& data_ks, const KeySchedule& tweak_ks,
+                          const uint8_t iv[kBlockSize], const uint8_t* in, uint8_t* out,
+                          size_t len);
+bool xts_unit_any_decrypt(const KeySchedule& data_ks, const KeySchedule& tweak_ks,
+                          const uint8_t iv[kBlockSize], const uint8_t* in, uint8_t* out,
+                          size_t len);
 void ocb_encrypt(const KeySchedule& ks, OcbState& st, const uint8_t* in, uint8_t* out,
                  size_t nblocks);                                                // aes_ni_ocb.cpp
 void ocb_decrypt(const KeySchedule& ks, OcbState& st, const uint8_t* in, uint8_t* out,
