@@ -196,6 +196,37 @@ template <unsigned NR>
     return t[0];
 }
 
+// Ciphertext stealing's data movement (IEEE 1619 5.3.2 / 5.4.2) in
+// registers, for a unit whose last whole block's output `x` (CC; PP when
+// decrypting) is at `last_out` and whose `tail` (1..15) bytes follow that
+// block: writes the output's tail (x's head) and returns the block to go
+// through the remaining tweak into `last_out`: the input's tail, then x's
+// remainder. No byte-wise copies: the input's tail comes with one load that
+// ends where it ends, a PSHUFB rotation and a PBLENDVB, and x's head goes out
+// with one 16-byte store ending at the unit's end (block m-1, which it also
+// covers, is written again by the caller), so nothing is read or written
+// outside the unit, and the block's load is not a failed store-to-load
+// forward of byte-wise stores. The input's tail is loaded before anything is
+// stored (in == out, output trailing input). `tail` is public.
+[[gnu::always_inline]] inline __m128i xts_steal_mix(const uint8_t* last_in, uint8_t* last_out,
+                                                    size_t tail) {
+    alignas(16) static constexpr uint8_t kRot[32] = {0, 1, 2,  3,  4,  5,  6,  7,  8, 9, 10, 11,
+                                                     12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7,
+                                                     8, 9, 10, 11, 12, 13, 14, 15};
+    alignas(16) static constexpr uint8_t kHead[32] = {
+        0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+    // v[j] = last_in[tail + j]: the input's tail is v[16 - tail ..].
+    const __m128i v = load(last_in + tail);
+    const __m128i x = load(last_out);
+    // r[i] = v[(16 - tail + i) mod 16]: the input's tail first.
+    const __m128i r = _mm_shuffle_epi8(v, load(kRot + 16 - tail));
+    // z[j] = x[(j + tail) mod 16]: x's head in z's last `tail` bytes.
+    const __m128i z = _mm_shuffle_epi8(x, load(kRot + tail));
+    store(last_out + tail, z);
+    return _mm_blendv_epi8(x, r, load(kHead + 16 - tail));
+}
+
 template <unsigned NR, size_t N>
 [[gnu::always_inline]] inline void decrypt_n(const RoundKeys<NR>& rk, __m128i (&b)[N]) {
 #pragma GCC unroll 8

@@ -18,10 +18,7 @@
 // the aes_ni descriptor (aes_ni.cpp).
 #include "cores/x86_64/aes_ni.h"
 
-#include <cstring>
 #include <type_traits>
-
-#include "cores/wipe.h"
 
 namespace hwc::x86_64::aesni {
 namespace {
@@ -185,20 +182,11 @@ template <unsigned NR, bool Enc>
     default: last_step(std::integral_constant<size_t, 8>{}); break;
     }
     if (tail != 0) {
-        // `x`, the last whole block's output (CC; PP when decrypting), gives
-        // the output's tail its head, and the input's tail padded with x's
-        // remainder goes under `next` into block m-1. The input's tail is
-        // read before the output's is written (in == out).
+        // The stolen pair: the output's tail, then block m-1 through `next`
+        // (aes_ni.h).
         const uint8_t* last_in = in + 16 * (n - 1);
         uint8_t* last_out = out + 16 * (n - 1);
-        alignas(16) uint8_t x[16], y[16];
-        std::memcpy(x, last_out, 16);
-        std::memcpy(y, last_in + 16, tail);
-        std::memcpy(y + tail, x + tail, 16 - tail);
-        std::memcpy(last_out + 16, x, tail);
-        store(last_out, xts_one<NR, Enc>(rk, next, load(y)));
-        secure_wipe(x, sizeof x);
-        secure_wipe(y, sizeof y);
+        store(last_out, xts_one<NR, Enc>(rk, next, xts_steal_mix(last_in, last_out, tail)));
     }
     return next;
 }

@@ -21,7 +21,6 @@
 #include <cstring>
 
 #include "cores/cpu.h"
-#include "cores/wipe.h"
 #include "cores/x86_64/aes_ni_forward.h"
 #include "cores/x86_64/x86_64.h"
 
@@ -360,26 +359,18 @@ template <unsigned NR, bool Enc, bool Gb>
     });
     const __m128i next = _mm256_castsi256_si128(tweak_bytes<Gb>(t));
     if (tail != 0) {
-        // `x`, the last whole block's output (CC; PP when decrypting), gives
-        // the output's tail its head, and the input's tail padded with x's
-        // remainder goes under `next` into that block. The input's tail is
-        // read before the output's is written (in == out).
+        // The stolen pair: the output's tail, then block m-1 through `next`
+        // (aes_ni.h), on XMM.
         const uint8_t* last_in = in - 16;
         uint8_t* last_out = out - 16;
-        alignas(16) uint8_t x[16], y[16];
-        std::memcpy(x, last_out, 16);
-        std::memcpy(y, last_in + 16, tail);
-        std::memcpy(y + tail, x + tail, 16 - tail);
-        std::memcpy(last_out + 16, x, tail);
-        __m128i b = _mm_xor_si128(load128(y), _mm_xor_si128(next, _mm256_castsi256_si128(rk.k[0])));
+        __m128i b = _mm_xor_si128(aesni::xts_steal_mix(last_in, last_out, tail),
+                                  _mm_xor_si128(next, _mm256_castsi256_si128(rk.k[0])));
 #pragma GCC unroll 13
         for (unsigned r = 1; r < NR; ++r)
             b = Enc ? _mm_aesenc_si128(b, _mm256_castsi256_si128(rk.k[r]))
                     : _mm_aesdec_si128(b, _mm256_castsi256_si128(rk.k[r]));
         const __m128i kl = _mm_xor_si128(next, _mm256_castsi256_si128(rk.k[NR]));
         store128(last_out, Enc ? _mm_aesenclast_si128(b, kl) : _mm_aesdeclast_si128(b, kl));
-        secure_wipe(x, sizeof x);
-        secure_wipe(y, sizeof y);
     }
     return next;
 }
