@@ -343,7 +343,7 @@ template <unsigned NR, bool Enc, bool Gb>
         t = tw[0]; // computed ahead for a step that did not come
     }
     size_t left = n;
-    for_steps(n, [&](auto nb) {
+    auto step = [&](auto nb) {
         constexpr size_t NB = decltype(nb)::value, M = kRegs<NB>;
         __m256i tw[M];
         left -= NB;
@@ -352,11 +352,29 @@ template <unsigned NR, bool Enc, bool Gb>
             if constexpr (NB > 1) t = mul_alpha_k<NB - 1, Gb>(t); // the last block's own
         } else {
             first_tweaks<Gb>(t, tw);
-            t = NB == 1 ? mul_alpha_k<1, Gb>(tw[0]) : mul_alpha_k<2, Gb>(tw[M - 1]);
+            // T * alpha^NB in lane 0: the last register's lane 0 holds
+            // T * alpha^(NB - 1) for an odd NB, T * alpha^(NB - 2) for an even one.
+            t = NB % 2 == 1 ? mul_alpha_k<1, Gb>(tw[M - 1]) : mul_alpha_k<2, Gb>(tw[M - 1]);
         }
         xts_step<NR, NB, Enc, Gb, false>(rk, tw, in, out);
         in += 16 * NB, out += 16 * NB;
-    });
+    };
+    // What is left (under 16 blocks, or 16 with a swapped last block) in at
+    // most two steps, the last one as wide as it is (a 6-block unit: one
+    // step of 6, not 4 + 2), its tweaks in parallel from its start.
+    for (; n >= kStep; n -= kStep) step(Nb<16>{});
+    if (n > 8) step(Nb<8>{}), n -= 8;
+    switch (n) {
+    case 1: step(Nb<1>{}); break;
+    case 2: step(Nb<2>{}); break;
+    case 3: step(Nb<3>{}); break;
+    case 4: step(Nb<4>{}); break;
+    case 5: step(Nb<5>{}); break;
+    case 6: step(Nb<6>{}); break;
+    case 7: step(Nb<7>{}); break;
+    case 8: step(Nb<8>{}); break;
+    default: break;
+    }
     const __m128i next = _mm256_castsi256_si128(tweak_bytes<Gb>(t));
     if (tail != 0) {
         // The stolen pair: the output's tail, then block m-1 through `next`
