@@ -313,6 +313,19 @@ std::vector<Case> tls_cases() {
     return cases;
 }
 
+// XTS data units of lengths that are not whole blocks but for 4,100 B's
+// neighbours' sake (100 B: 6 blocks + 4 bytes, 520 B: a 512-byte sector
+// plus 8 bytes, 4,100 B: a 4 KiB page plus 4 bytes), each with ciphertext
+// stealing: AES-128 and AES-256, both directions (issue #32, item 4).
+constexpr size_t kXtsUnitLens[] = {100, 520, 4100};
+std::vector<Case> xts_unit_cases() {
+    std::vector<Case> cases;
+    for (size_t len : kXtsUnitLens)
+        for (const Case& c : all_cases(len))
+            if (c.mode == "XTS" && c.evp_name.rfind("AES", 0) == 0) cases.push_back(c);
+    return cases;
+}
+
 std::string family_of(const std::string& name) {
     if (name.rfind("AES", 0) == 0) return "aes";
     if (name.rfind("SM4", 0) == 0) return "sm4";
@@ -497,6 +510,38 @@ void print_aead_table(const std::vector<Row>& rows, const std::vector<Impl>& imp
     }
 }
 
+// The XTS data units of kXtsUnitLens: ns per unit, and hwcipher's c/B.
+void print_xts_unit_table(const std::vector<Row>& rows, const std::vector<Impl>& impls,
+                          const std::vector<Host>& hosts, double ghz) {
+    std::printf("\n### XTS data units of 100, 520 and 4,100 bytes (ciphertext stealing), "
+                "ns/unit\n\n");
+    std::printf("| cipher | unit | direction | hwcipher core");
+    size_t numeric = 1;
+    for (const Impl& im : impls) {
+        if (im.lib == Lib::floor) continue;
+        std::printf(" | %s ns", impl_label(im, hosts).c_str());
+        ++numeric;
+    }
+    std::printf(" | hwcipher c/B | hwcipher ÷ best other |\n| --- | ---: | --- | ---");
+    for (size_t i = 0; i < numeric; ++i) std::printf(" | ---:");
+    std::printf(" | ---: |\n");
+    const int hw0 = hw_in(impls, 0);
+    for (size_t len : kXtsUnitLens) {
+        for (const Row& r : rows) {
+            if (r.c.len != len || r.c.mode != "XTS" || r.c.shape != Shape::xts) continue;
+            std::printf("| %s | %zu B | %s | %s", cipher_of(r.c).c_str(), len,
+                        dir_of(r.c).c_str(), r.core.c_str());
+            for (size_t i = 0; i < impls.size(); ++i)
+                if (impls[i].lib != Lib::floor)
+                    std::printf(" | %s",
+                                fmt("%.1f", r.ns_per_byte[i] * static_cast<double>(len)).c_str());
+            const double cb = r.ns_per_byte[static_cast<size_t>(hw0)] * ghz;
+            std::printf(" | %s | %s |\n", fmt("%.2f", cb).c_str(),
+                        ratio_cell(r, impls, hosts).c_str());
+        }
+    }
+}
+
 // Times one case on every implementation; the row, or false if hwcipher
 // does not offer it.
 bool run_case(const Case& c, const Options& o, const std::vector<Host>& hosts,
@@ -622,7 +667,7 @@ int main(int argc, char** argv) {
     std::vector<Row> rows;
     const double start = std::time(nullptr);
     std::vector<Case> cases = all_cases(16384);
-    for (const std::vector<Case>& more : {all_cases(64), tls_cases()})
+    for (const std::vector<Case>& more : {all_cases(64), tls_cases(), xts_unit_cases()})
         cases.insert(cases.end(), more.begin(), more.end());
     for (const Case& c : cases) {
         if (!o.only.empty() && c.evp_name.find(o.only) == std::string::npos) continue;
@@ -663,6 +708,7 @@ int main(int argc, char** argv) {
     print_bulk_table(rows, impls, hosts, 64, ghz);
     print_aead_table(rows, impls, hosts, 64, bench::kAadLen, "");
     print_aead_table(rows, impls, hosts, kTlsLen, bench::kTlsAadLen, "; TLS 1.2's record shape");
+    print_xts_unit_table(rows, impls, hosts, ghz);
 
     if (!o.chart.empty()) {
         FILE* f = std::fopen(o.chart.c_str(), "w");

@@ -66,6 +66,15 @@ using XtsUnitFn = bool (*)(const KeySchedule& data_ks, const KeySchedule& tweak_
                            const uint8_t iv[kBlockSize], const uint8_t* in, uint8_t* out,
                            size_t nblocks);
 
+// One whole IEEE XTS data unit of `len` >= 16 bytes, any length (a partial
+// last block is ciphertext stealing, IEEE 1619 5.3.2 / 5.4.2) straight from
+// the IV: `data_ks` holds key 1, `tweak_ks` key 2. Returns false, having
+// written nothing, when it cannot serve this key pair. `in == out` is
+// allowed, and so is output trailing its input (as for BlocksFn).
+using XtsUnitBytesFn = bool (*)(const KeySchedule& data_ks, const KeySchedule& tweak_ks,
+                                const uint8_t iv[kBlockSize], const uint8_t* in, uint8_t* out,
+                                size_t len);
+
 // CMAC's last step (SP 800-38B 6.2, steps 4-6): `x` is the CBC-MAC of every
 // block before the last, `last` the final `n` bytes (0..16; 0 only for the
 // empty message); `x` becomes the tag. Returns false, with `x` untouched,
@@ -144,6 +153,13 @@ struct BlockCore {
     // followed by xts_encrypt / xts_decrypt.
     XtsUnitFn xts_unit_encrypt = nullptr;
     XtsUnitFn xts_unit_decrypt = nullptr;
+    // A whole unit of any length from the IV, stealing included, in one
+    // pass (all whole blocks in one kernel, the tweak kept in a register,
+    // then the stolen pair); empty or false: xts_unit_* for a unit of whole
+    // blocks, else xts_tweak and xts_steal (cores/modes.h). A core that fills
+    // only the slots above keeps working unchanged.
+    XtsUnitBytesFn xts_unit_any_encrypt = nullptr;
+    XtsUnitBytesFn xts_unit_any_decrypt = nullptr;
     OcbFn ocb_encrypt = nullptr;
     OcbFn ocb_decrypt = nullptr;
     // Stitched GCM: used only when the GCM context's GHASH core is

@@ -5,7 +5,10 @@
 // of cores/core.h: whole blocks, in == out allowed, `iv` updated in place.
 #pragma once
 
+#include <cstring>
+
 #include "cores/core.h"
+#include "cores/wipe.h"
 
 namespace hwc {
 
@@ -93,6 +96,14 @@ void xts_gb_encrypt(const BlockCore& c, const KeySchedule& ks, uint8_t tweak[kBl
 void xts_gb_decrypt(const BlockCore& c, const KeySchedule& ks, uint8_t tweak[kBlockSize],
                     const uint8_t* in, uint8_t* out, size_t nblocks);
 void xts_mul_alpha(uint8_t tweak[kBlockSize], bool gb);
+// One data unit's `len` >= 16 bytes (any length; stealing for a partial
+// last block) from the running tweak, for a core without its own XTS
+// kernel for this direction and standard: one pass over the core's ECB
+// kernel in which the last whole block of a decryption with stealing takes
+// the tweak after it (its place in IEEE 1619 5.4.2), then the stolen pair
+// (generic_xts.cpp). `tweak` is left unspecified (the unit is complete).
+void xts_steal_ecb(const BlockCore& c, const KeySchedule& ks, uint8_t tweak[kBlockSize],
+                   const uint8_t* in, uint8_t* out, size_t len, bool encrypt, bool gb);
 } // namespace generic
 
 // The encrypted initial tweak E(key 2, iv), `ks` holding key 2.
@@ -100,6 +111,20 @@ inline void xts_tweak(const BlockCore& c, const KeySchedule& ks, const uint8_t i
                       uint8_t tweak[kBlockSize]) {
     if (c.xts_tweak) c.xts_tweak(ks, iv, tweak);
     else c.encrypt_blocks(ks, iv, tweak, 1);
+}
+
+// A whole IEEE data unit of `len` >= 16 bytes, any length, in one kernel
+// call when the core has one (xts_unit_any_*), or, for whole blocks only,
+// its xts_unit_*; false (nothing written) means: use xts_tweak and
+// xts_steal.
+inline bool xts_unit_bytes(const BlockCore& c, const KeySchedule& data_ks,
+                           const KeySchedule& tweak_ks, const uint8_t iv[kBlockSize],
+                           const uint8_t* in, uint8_t* out, size_t len, bool encrypt) {
+    const XtsUnitBytesFn any = encrypt ? c.xts_unit_any_encrypt : c.xts_unit_any_decrypt;
+    if (any != nullptr && any(data_ks, tweak_ks, iv, in, out, len)) return true;
+    const XtsUnitFn fn = encrypt ? c.xts_unit_encrypt : c.xts_unit_decrypt;
+    return len % kBlockSize == 0 && fn != nullptr &&
+           fn(data_ks, tweak_ks, iv, in, out, len / kBlockSize);
 }
 
 // A whole IEEE data unit of `n` >= 1 blocks in one kernel call, when the core
@@ -131,6 +156,48 @@ inline void xts_decrypt(const BlockCore& c, const KeySchedule& ks, uint8_t tweak
         if (c.xts_decrypt) c.xts_decrypt(ks, tweak, in, out, n);
         else generic::xts_decrypt(c, ks, tweak, in, out, n);
     }
+}
+
+// One data unit of `len` >= 16 bytes from the encrypted initial tweak: the
+// whole blocks, then (for a partial last block) ciphertext stealing. A core
+// without a kernel for this direction and standard goes through
+// generic::xts_steal_ecb in one pass; one with a kernel runs it once over
+// the whole blocks an encryption needs before the stolen pair (a decryption
+// leaves the last whole block to the pair, which takes the tweaks the other
+// way round), then the pair through the same kernel. `tweak` is consumed.
+inline void xts_steal(const BlockCore& c, const KeySchedule& ks, uint8_t tweak[kBlockSize],
+                      const uint8_t* in, uint8_t* out, size_t len, bool encrypt, bool gb) {
+    const ChainFn own = gb ? (encrypt ? c.xts_gb_encrypt : c.xts_gb_decrypt)
+                           : (encrypt ? c.xts_encrypt : c.xts_decrypt);
+    if (own == nullptr) return generic::xts_steal_ecb(c, ks, tweak, in, out, len, encrypt, gb);
+    const size_t whole = len / kBlockSize, tail = len % kBlockSize;
+    if (tail == 0) return own(ks, tweak, in, out, whole);
+    // Encryption: blocks 0..m-1 under T_0..T_{m-1}, leaving T_m; the last
+    // whole block's output is CC. Decryption: blocks 0..m-2, leaving T_{m-1};
+    // block m-1 is deciphered under T_m into PP. Either way `x` (CC or PP) is
+    // then split: its head becomes the output's tail, and the input's tail
+    // padded with its remainder goes through the remaining tweak into block
+    // m-1.
+    own(ks, tweak, in, out, encrypt ? whole : whole - 1);
+    const uint8_t* last_in = in + (whole - 1) * kBlockSize;
+    uint8_t* last_out = out + (whole - 1) * kBlockSize;
+    uint8_t x[kBlockSize];
+    if (!encrypt) {
+        uint8_t next[kBlockSize];
+        std::memcpy(next, tweak, kBlockSize);
+        generic::xts_mul_alpha(next, gb);
+        own(ks, next, last_in, x, 1);
+        secure_wipe(next, sizeof next);
+    } else {
+        std::memcpy(x, last_out, kBlockSize);
+    }
+    uint8_t y[kBlockSize];
+    std::memcpy(y, last_in + kBlockSize, tail); // before the output's tail is written
+    std::memcpy(y + tail, x + tail, kBlockSize - tail);
+    std::memcpy(last_out + kBlockSize, x, tail);
+    own(ks, tweak, y, last_out, 1);
+    secure_wipe(x, sizeof x);
+    secure_wipe(y, sizeof y);
 }
 
 inline void cfb8(const BlockCore& c, const KeySchedule& ks, uint8_t iv[kBlockSize],

@@ -809,6 +809,111 @@ TEST_P(CoreEquivalence, XtsUnitKernels) {
 #endif
 }
 
+// A core's xts_unit_any_* (a unit of any length, stealing included) against
+// the portable core's tweak and generic::xts_steal_ecb: every length from
+// 16 to 300 bytes and a sample of longer ones with every tail, both
+// directions, out of place, in place and trailing its input by 1..17 bytes,
+// the output's neighbours untouched. Declining (false) must write nothing.
+TEST_P(CoreEquivalence, XtsUnitAnyKernels) {
+    auto k1 = std::make_unique<KeySchedule>(), k2 = std::make_unique<KeySchedule>();
+    auto p1 = std::make_unique<KeySchedule>(), p2 = std::make_unique<KeySchedule>();
+    std::vector<size_t> lens;
+    for (size_t len = 16; len <= 300; ++len) lens.push_back(len);
+    for (size_t n : block_counts())
+        if (n > 18) lens.push_back(n * B + random_below(B));
+    size_t checks = 0;
+    for (const BlockCore* c : cores_) {
+        if (!usable(*c) || (c->xts_unit_any_encrypt == nullptr && c->xts_unit_any_decrypt == nullptr))
+            continue;
+        for (size_t klen : key_lengths(GetParam())) {
+            Bytes key = random_bytes(2 * klen);
+            ASSERT_TRUE(c->set_key(*k1, key.data(), klen));
+            ASSERT_TRUE(c->set_key(*k2, key.data() + klen, klen));
+            ASSERT_TRUE(portable_->set_key(*p1, key.data(), klen));
+            ASSERT_TRUE(portable_->set_key(*p2, key.data() + klen, klen));
+            for (size_t len : lens) {
+                Bytes in = random_bytes(len), iv = random_bytes(B);
+                for (bool enc : {true, false}) {
+                    const XtsUnitBytesFn fn = enc ? c->xts_unit_any_encrypt : c->xts_unit_any_decrypt;
+                    if (fn == nullptr) continue;
+                    Bytes want(len), t(B);
+                    portable_->encrypt_blocks(*p2, iv.data(), t.data(), 1);
+                    generic::xts_steal_ecb(*portable_, *p1, t.data(), in.data(), want.data(), len,
+                                           enc, false);
+                    for (size_t d : {size_t(B + 2), size_t(0), size_t(1), size_t(5), size_t(16),
+                                     size_t(17)}) {
+                        // d = B + 2: out of place; else the output trails the
+                        // input by d bytes (0: in place).
+                        SCOPED_TRACE(std::string(c->name) + " key " + std::to_string(klen) +
+                                     (enc ? " enc" : " dec") + " len=" + std::to_string(len) +
+                                     " d=" + std::to_string(d));
+                        Bytes buf(len + 3 * B + 2, kGuard);
+                        uint8_t* out = buf.data() + B;
+                        const uint8_t* src = in.data();
+                        if (d <= 17) {
+                            std::memcpy(out + d, in.data(), len);
+                            src = out + d;
+                        }
+                        Bytes before = buf;
+                        if (!fn(*k1, *k2, iv.data(), src, out, len)) {
+                            EXPECT_EQ(to_hex(buf), to_hex(before)) << "declined, yet wrote";
+                            continue;
+                        }
+                        EXPECT_EQ(to_hex(Bytes(out, out + len)), to_hex(want));
+                        for (size_t i = 0; i < B; ++i) {
+                            EXPECT_EQ(buf[i], kGuard) << "guard before, byte " << i;
+                        }
+                        if (d > 17) {
+                            for (size_t i = B + len; i < buf.size(); ++i)
+                                EXPECT_EQ(buf[i], kGuard) << "guard after, byte " << i;
+                        }
+                        if (HasFailure()) return;
+                        ++checks;
+                    }
+                }
+            }
+        }
+    }
+#if defined(__x86_64__)
+    if (GetParam() == Family::aes &&
+        std::any_of(cores_.begin(), cores_.end(),
+                    [](const BlockCore* c) { return c->hardware && usable(*c); })) {
+        EXPECT_GT(checks, 0u);
+    }
+#endif
+}
+
+// The one-pass generic path (cores/modes.h, xts_steal) against the portable
+// core's: each core's own XTS kernels (or the generic ones) with stealing,
+// both standards, every length from 16 to 200 bytes.
+TEST_P(CoreEquivalence, XtsStealEveryLength) {
+    auto k = std::make_unique<KeySchedule>(), p = std::make_unique<KeySchedule>();
+    for (const BlockCore* c : cores_) {
+        if (!usable(*c)) continue;
+        for (size_t klen : key_lengths(GetParam())) {
+            Bytes key = random_bytes(klen);
+            ASSERT_TRUE(c->set_key(*k, key.data(), klen));
+            ASSERT_TRUE(portable_->set_key(*p, key.data(), klen));
+            for (size_t len = 16; len <= 200; ++len) {
+                Bytes in = random_bytes(len), t0 = random_bytes(B);
+                for (bool gb : {false, true}) {
+                    for (bool enc : {true, false}) {
+                        SCOPED_TRACE(std::string(c->name) + " key " + std::to_string(klen) +
+                                     (enc ? " enc" : " dec") + (gb ? " gb" : " ieee") +
+                                     " len=" + std::to_string(len));
+                        Bytes want(len), got = in, t = t0;
+                        generic::xts_steal_ecb(*portable_, *p, t.data(), in.data(), want.data(),
+                                               len, enc, gb);
+                        t = t0;
+                        xts_steal(*c, *k, t.data(), got.data(), got.data(), len, enc, gb);
+                        ASSERT_EQ(to_hex(got), to_hex(want));
+                    }
+                }
+            }
+        }
+    }
+}
+
 // ---- partially overlapping buffers: out = in - d ----
 //
 // Output that trails its input (out = in - d, d > 0) is what a loop reading

@@ -68,19 +68,27 @@ struct GbTweak {
     }
 };
 
+// `nblocks` whole blocks from the running tweak, left in `t`. With
+// `swap_last`, the last block takes the tweak after its own and `t` is left
+// at its own (a decryption with stealing: IEEE 1619 5.4.2).
 template <typename Tweak>
-void xts_blocks(const BlockCore& c, const KeySchedule& ks, uint8_t tweak[kBlockSize],
-                const uint8_t* in, uint8_t* out, size_t nblocks, bool encrypt) {
+void xts_run(const BlockCore& c, const KeySchedule& ks, Tweak& t, const uint8_t* in,
+             uint8_t* out, size_t nblocks, bool encrypt, bool swap_last) {
     if (nblocks == 0) return;
     uint8_t tw[kBatch * kBlockSize];
     uint8_t buf[kBatch * kBlockSize];
-    Tweak t(tweak);
     while (nblocks) {
         const size_t n = nblocks < kBatch ? nblocks : kBatch;
         const size_t bytes = n * kBlockSize;
         for (size_t i = 0; i < n; ++i) {
-            t.store(tw + i * kBlockSize);
-            t.next();
+            if (swap_last && n == nblocks && i == n - 1) {
+                Tweak u = t;
+                u.next();
+                u.store(tw + i * kBlockSize);
+            } else {
+                t.store(tw + i * kBlockSize);
+                t.next();
+            }
         }
         // buf is separate from `in`, so in == out is safe.
         for (size_t i = 0; i < bytes; ++i) buf[i] = in[i] ^ tw[i];
@@ -91,9 +99,48 @@ void xts_blocks(const BlockCore& c, const KeySchedule& ks, uint8_t tweak[kBlockS
         out += bytes;
         nblocks -= n;
     }
-    t.store(tweak);
     secure_wipe(tw, sizeof tw);
     secure_wipe(buf, sizeof buf); // plaintext on one side or the other
+}
+
+template <typename Tweak>
+void xts_blocks(const BlockCore& c, const KeySchedule& ks, uint8_t tweak[kBlockSize],
+                const uint8_t* in, uint8_t* out, size_t nblocks, bool encrypt) {
+    if (nblocks == 0) return;
+    Tweak t(tweak);
+    xts_run(c, ks, t, in, out, nblocks, encrypt, false);
+    t.store(tweak);
+}
+
+// A whole unit from the running tweak: every whole block in one pass (the
+// last one of a decryption with stealing under T_m), then the stolen pair:
+// `x`, the last whole block's output (CC, or PP when decrypting), gives the
+// output's tail its head, and the input's tail padded with x's remainder
+// goes through the remaining tweak into block m-1.
+template <typename Tweak>
+void xts_steal_run(const BlockCore& c, const KeySchedule& ks, uint8_t tweak[kBlockSize],
+                   const uint8_t* in, uint8_t* out, size_t len, bool encrypt) {
+    const size_t whole = len / kBlockSize, tail = len % kBlockSize;
+    Tweak t(tweak);
+    xts_run(c, ks, t, in, out, whole, encrypt, tail != 0 && !encrypt);
+    if (tail != 0) {
+        const uint8_t* last_in = in + (whole - 1) * kBlockSize;
+        uint8_t* last_out = out + (whole - 1) * kBlockSize;
+        uint8_t x[kBlockSize], y[kBlockSize], tw[kBlockSize];
+        std::memcpy(x, last_out, kBlockSize);
+        std::memcpy(y, last_in + kBlockSize, tail); // before the output's tail is written
+        std::memcpy(y + tail, x + tail, kBlockSize - tail);
+        std::memcpy(last_out + kBlockSize, x, tail);
+        t.store(tw);
+        for (size_t i = 0; i < kBlockSize; ++i) y[i] ^= tw[i];
+        if (encrypt) c.encrypt_blocks(ks, y, y, 1);
+        else c.decrypt_blocks(ks, y, y, 1);
+        for (size_t i = 0; i < kBlockSize; ++i) last_out[i] = y[i] ^ tw[i];
+        secure_wipe(x, sizeof x);
+        secure_wipe(y, sizeof y);
+        secure_wipe(tw, sizeof tw);
+    }
+    t.store(tweak);
 }
 
 } // namespace
@@ -116,6 +163,12 @@ void xts_gb_encrypt(const BlockCore& c, const KeySchedule& ks, uint8_t tweak[kBl
 void xts_gb_decrypt(const BlockCore& c, const KeySchedule& ks, uint8_t tweak[kBlockSize],
                     const uint8_t* in, uint8_t* out, size_t nblocks) {
     xts_blocks<GbTweak>(c, ks, tweak, in, out, nblocks, false);
+}
+
+void xts_steal_ecb(const BlockCore& c, const KeySchedule& ks, uint8_t tweak[kBlockSize],
+                   const uint8_t* in, uint8_t* out, size_t len, bool encrypt, bool gb) {
+    if (gb) xts_steal_run<GbTweak>(c, ks, tweak, in, out, len, encrypt);
+    else xts_steal_run<IeeeTweak>(c, ks, tweak, in, out, len, encrypt);
 }
 
 void xts_mul_alpha(uint8_t tweak[kBlockSize], bool gb) {

@@ -57,6 +57,13 @@ bool xts_unit_encrypt(const KeySchedule& data_ks, const KeySchedule& tweak_ks,
 bool xts_unit_decrypt(const KeySchedule& data_ks, const KeySchedule& tweak_ks,
                       const uint8_t iv[kBlockSize], const uint8_t* in, uint8_t* out,
                       size_t nblocks);
+// A unit of any length >= 16 bytes, stealing included (XtsUnitBytesFn).
+bool xts_unit_any_encrypt(const KeySchedule& data_ks, const KeySchedule& tweak_ks,
+                          const uint8_t iv[kBlockSize], const uint8_t* in, uint8_t* out,
+                          size_t len);
+bool xts_unit_any_decrypt(const KeySchedule& data_ks, const KeySchedule& tweak_ks,
+                          const uint8_t iv[kBlockSize], const uint8_t* in, uint8_t* out,
+                          size_t len);
 void ocb_encrypt(const KeySchedule& ks, OcbState& st, const uint8_t* in, uint8_t* out,
                  size_t nblocks);                                                // aes_ni_ocb.cpp
 void ocb_decrypt(const KeySchedule& ks, OcbState& st, const uint8_t* in, uint8_t* out,
@@ -187,6 +194,37 @@ template <unsigned NR>
     __m128i t[1] = {load(iv)};
     encrypt_n<NR>(load_keys<NR>(aes_key(tweak_ks).enc), t);
     return t[0];
+}
+
+// Ciphertext stealing's data movement (IEEE 1619 5.3.2 / 5.4.2) in
+// registers, for a unit whose last whole block's output `x` (CC; PP when
+// decrypting) is at `last_out` and whose `tail` (1..15) bytes follow that
+// block: writes the output's tail (x's head) and returns the block to go
+// through the remaining tweak into `last_out`: the input's tail, then x's
+// remainder. No byte-wise copies: the input's tail comes with one load that
+// ends where it ends, a PSHUFB rotation and a PBLENDVB, and x's head goes out
+// with one 16-byte store ending at the unit's end (block m-1, which it also
+// covers, is written again by the caller), so nothing is read or written
+// outside the unit, and the block's load is not a failed store-to-load
+// forward of byte-wise stores. The input's tail is loaded before anything is
+// stored (in == out, output trailing input). `tail` is public.
+[[gnu::always_inline]] inline __m128i xts_steal_mix(const uint8_t* last_in, uint8_t* last_out,
+                                                    size_t tail) {
+    alignas(16) static constexpr uint8_t kRot[32] = {0, 1, 2,  3,  4,  5,  6,  7,  8, 9, 10, 11,
+                                                     12, 13, 14, 15, 0, 1, 2, 3, 4, 5, 6, 7,
+                                                     8, 9, 10, 11, 12, 13, 14, 15};
+    alignas(16) static constexpr uint8_t kHead[32] = {
+        0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+    // v[j] = last_in[tail + j]: the input's tail is v[16 - tail ..].
+    const __m128i v = load(last_in + tail);
+    const __m128i x = load(last_out);
+    // r[i] = v[(16 - tail + i) mod 16]: the input's tail first.
+    const __m128i r = _mm_shuffle_epi8(v, load(kRot + 16 - tail));
+    // z[j] = x[(j + tail) mod 16]: x's head in z's last `tail` bytes.
+    const __m128i z = _mm_shuffle_epi8(x, load(kRot + tail));
+    store(last_out + tail, z);
+    return _mm_blendv_epi8(x, r, load(kHead + 16 - tail));
 }
 
 template <unsigned NR, size_t N>

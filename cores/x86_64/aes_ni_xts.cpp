@@ -18,6 +18,8 @@
 // the aes_ni descriptor (aes_ni.cpp).
 #include "cores/x86_64/aes_ni.h"
 
+#include <type_traits>
+
 namespace hwc::x86_64::aesni {
 namespace {
 
@@ -33,6 +35,42 @@ namespace {
     return _mm_xor_si128(_mm_add_epi64(t, t), _mm_and_si128(top, poly));
 }
 
+// T * alpha^K (K = 2..4) from T directly, not as K steps of mul_alpha: a
+// left shift of each 64-bit half by K; one PSRLQ by 64 - K gives the bits
+// that leave both halves, and PSHUFD (swap halves) moves those of the low
+// half into the high half and those leaving the top (`top`, < 2^K) into the
+// low one, where they come back as top * 0x87 carry-less: top ^ top << 1 ^
+// top << 2 ^ top << 7 (MOVQ keeps `top` alone for the three shifts). The
+// same field element as K steps of mul_alpha, bit for bit.
+template <unsigned K>
+[[gnu::always_inline]] inline __m128i mul_alpha_k(__m128i t) {
+    static_assert(K >= 1 && K <= 4);
+    if constexpr (K == 1) {
+        return mul_alpha(t);
+    } else {
+        const __m128i s = _mm_shuffle_epi32(_mm_srli_epi64(t, 64 - K), 0x4e);
+        const __m128i top = _mm_move_epi64(s);
+        const __m128i red = _mm_xor_si128(_mm_xor_si128(_mm_slli_epi64(top, 1), _mm_slli_epi64(top, 2)),
+                                          _mm_slli_epi64(top, 7));
+        return _mm_xor_si128(_mm_xor_si128(_mm_slli_epi64(t, K), s), red);
+    }
+}
+
+// The tweaks of a step of N <= 8 blocks from T, in parallel: T * alpha^i
+// for i <= 4 each from T itself, then blocks 5..7 from T * alpha^4 the same
+// way, so no block waits behind more than two multiplications.
+template <size_t N>
+[[gnu::always_inline]] inline void step_tweaks(__m128i t, __m128i (&tw)[8]) {
+    tw[0] = t;
+    if constexpr (N > 1) tw[1] = mul_alpha_k<1>(t);
+    if constexpr (N > 2) tw[2] = mul_alpha_k<2>(t);
+    if constexpr (N > 3) tw[3] = mul_alpha_k<3>(t);
+    if constexpr (N > 4) tw[4] = mul_alpha_k<4>(t);
+    if constexpr (N > 5) tw[5] = mul_alpha_k<1>(tw[4]);
+    if constexpr (N > 6) tw[6] = mul_alpha_k<2>(tw[4]);
+    if constexpr (N > 7) tw[7] = mul_alpha_k<3>(tw[4]);
+}
+
 template <bool Enc>
 [[gnu::always_inline]] inline __m128i round(__m128i b, __m128i k) {
     return Enc ? _mm_aesenc_si128(b, k) : _mm_aesdec_si128(b, k);
@@ -42,24 +80,22 @@ template <bool Enc>
     return Enc ? _mm_aesenclast_si128(b, k) : _mm_aesdeclast_si128(b, k);
 }
 
-// N blocks (the 4- and 1-block tail), tweaks computed up front.
+// The last N <= 8 blocks, their tweaks in `tw`.
 template <unsigned NR, size_t N, bool Enc>
-[[gnu::always_inline]] inline void xts_step(const RoundKeys<NR>& rk, __m128i& t,
+[[gnu::always_inline]] inline void xts_step(const RoundKeys<NR>& rk, const __m128i (&tw)[8],
                                             const uint8_t* in, uint8_t* out) {
-    __m128i b[N], tl[N];
+    __m128i b[N];
 #pragma GCC unroll 8
-    for (size_t i = 0; i < N; ++i) {
-        b[i] = _mm_xor_si128(load(in + 16 * i), _mm_xor_si128(t, rk.k[0]));
-        tl[i] = _mm_xor_si128(t, rk.k[NR]);
-        t = mul_alpha(t);
-    }
+    for (size_t i = 0; i < N; ++i)
+        b[i] = _mm_xor_si128(load(in + 16 * i), _mm_xor_si128(tw[i], rk.k[0]));
 #pragma GCC unroll 13
     for (unsigned r = 1; r < NR; ++r) {
 #pragma GCC unroll 8
         for (size_t i = 0; i < N; ++i) b[i] = round<Enc>(b[i], rk.k[r]);
     }
 #pragma GCC unroll 8
-    for (size_t i = 0; i < N; ++i) store(out + 16 * i, last_round<Enc>(b[i], tl[i]));
+    for (size_t i = 0; i < N; ++i)
+        store(out + 16 * i, last_round<Enc>(b[i], _mm_xor_si128(tw[i], rk.k[NR])));
 }
 
 // 8 blocks whose tweaks are in `tw`; the next 8 tweaks, starting from `t`,
@@ -88,30 +124,71 @@ template <unsigned NR, bool Enc>
     }
 }
 
-// The unit's blocks from the running tweak `t`, which comes and goes in a
-// register (the unit kernels below start it from E(key 2, iv) directly);
-// returns the tweak after the last block. Out of line: one copy per
-// direction and key size serves both callers.
+// One block under tweak `t`.
+template <unsigned NR, bool Enc>
+[[gnu::always_inline]] inline __m128i xts_one(const RoundKeys<NR>& rk, __m128i t, __m128i x) {
+    x = _mm_xor_si128(x, _mm_xor_si128(t, rk.k[0]));
+#pragma GCC unroll 13
+    for (unsigned r = 1; r < NR; ++r) x = round<Enc>(x, rk.k[r]);
+    return last_round<Enc>(x, _mm_xor_si128(t, rk.k[NR]));
+}
+
+// The unit's `n` >= 1 whole blocks from the running tweak `t`, which comes
+// and goes in a register (the unit kernels below start it from E(key 2, iv)
+// directly), then, when `tail` (0..15) bytes follow, the stolen pair;
+// returns the tweak after the last block (meaningless after a stolen pair).
+// With stealing, a decryption's last whole block takes the tweak after its
+// own (IEEE 1619 5.4.2), in the same step as the blocks before it, and the
+// pair goes through the tweak that leaves: one pass either way. Out of
+// line: one copy per direction and key size serves every caller.
 template <unsigned NR, bool Enc>
 [[gnu::noinline]] __m128i xts_kernel(const KeySchedule& ks, __m128i t, const uint8_t* in,
-                                     uint8_t* out, size_t n) {
+                                     uint8_t* out, size_t n, size_t tail) {
     const RoundKeys<NR> rk = load_keys<NR>(Enc ? aes_key(ks).enc : aes_key(ks).dec);
-    if (n >= 8) {
-        __m128i tw[8];
-#pragma GCC unroll 8
-        for (size_t i = 0; i < 8; ++i) {
-            tw[i] = t;
-            t = mul_alpha(t);
+    __m128i tw[8] = {}; // zeros keep GCC's uninitialized-use analysis quiet
+    const bool looped = n > 8;
+    if (looped) {
+        // 8-block steps, each computing the next one's tweaks during its
+        // rounds, until 1..8 blocks are left, their tweaks in `tw`.
+        step_tweaks<8>(t, tw);
+        t = mul_alpha_k<4>(tw[4]);
+        for (; n > 8; n -= 8, in += 128, out += 128) xts_step8<NR, Enc>(rk, tw, t, in, out);
+    }
+    // The last step: tweaks from `tw`, or in parallel from `t` for a unit of
+    // 8 blocks or fewer. With stealing, a decryption's last whole block goes
+    // under the tweak after its own, and the pair under its own.
+    const bool swap = tail != 0 && !Enc;
+    __m128i next;
+    auto last_step = [&](auto nb) {
+        constexpr size_t N = decltype(nb)::value;
+        if (!looped) step_tweaks<N>(t, tw);
+        const __m128i after = mul_alpha(tw[N - 1]);
+        if (swap) {
+            next = tw[N - 1];
+            tw[N - 1] = after;
+        } else {
+            next = after;
         }
-        for (; n >= 8; n -= 8, in += 128, out += 128) xts_step8<NR, Enc>(rk, tw, t, in, out);
-        t = tw[0]; // the tweaks computed ahead for a step that did not come
+        xts_step<NR, N, Enc>(rk, tw, in, out);
+    };
+    switch (n) {
+    case 1: last_step(std::integral_constant<size_t, 1>{}); break;
+    case 2: last_step(std::integral_constant<size_t, 2>{}); break;
+    case 3: last_step(std::integral_constant<size_t, 3>{}); break;
+    case 4: last_step(std::integral_constant<size_t, 4>{}); break;
+    case 5: last_step(std::integral_constant<size_t, 5>{}); break;
+    case 6: last_step(std::integral_constant<size_t, 6>{}); break;
+    case 7: last_step(std::integral_constant<size_t, 7>{}); break;
+    default: last_step(std::integral_constant<size_t, 8>{}); break;
     }
-    if (n >= 4) {
-        xts_step<NR, 4, Enc>(rk, t, in, out);
-        n -= 4, in += 64, out += 64;
+    if (tail != 0) {
+        // The stolen pair: the output's tail, then block m-1 through `next`
+        // (aes_ni.h).
+        const uint8_t* last_in = in + 16 * (n - 1);
+        uint8_t* last_out = out + 16 * (n - 1);
+        store(last_out, xts_one<NR, Enc>(rk, next, xts_steal_mix(last_in, last_out, tail)));
     }
-    for (; n; --n, in += 16, out += 16) xts_step<NR, 1, Enc>(rk, t, in, out);
-    return t;
+    return next;
 }
 
 template <bool Enc>
@@ -119,7 +196,7 @@ void xts_chain(const KeySchedule& ks, uint8_t tweak[16], const uint8_t* in, uint
                size_t n) {
     if (n == 0) return;
     with_rounds(ks, [&](auto nr) {
-        store(tweak, xts_kernel<decltype(nr)::value, Enc>(ks, load(tweak), in, out, n));
+        store(tweak, xts_kernel<decltype(nr)::value, Enc>(ks, load(tweak), in, out, n, 0));
     });
 }
 
@@ -129,7 +206,20 @@ bool xts_unit(const KeySchedule& data_ks, const KeySchedule& tweak_ks, const uin
               const uint8_t* in, uint8_t* out, size_t n) {
     with_rounds(data_ks, [&](auto nr) {
         constexpr unsigned NR = decltype(nr)::value;
-        xts_kernel<NR, Enc>(data_ks, xts_first_tweak<NR>(tweak_ks, iv), in, out, n);
+        xts_kernel<NR, Enc>(data_ks, xts_first_tweak<NR>(tweak_ks, iv), in, out, n, 0);
+    });
+    return true;
+}
+
+// A unit of any `len` >= 16 bytes: the whole blocks and the stolen pair in
+// one kernel call.
+template <bool Enc>
+bool xts_unit_any(const KeySchedule& data_ks, const KeySchedule& tweak_ks, const uint8_t iv[16],
+                  const uint8_t* in, uint8_t* out, size_t len) {
+    with_rounds(data_ks, [&](auto nr) {
+        constexpr unsigned NR = decltype(nr)::value;
+        xts_kernel<NR, Enc>(data_ks, xts_first_tweak<NR>(tweak_ks, iv), in, out, len / 16,
+                            len % 16);
     });
     return true;
 }
@@ -151,6 +241,16 @@ bool xts_unit_encrypt(const KeySchedule& data_ks, const KeySchedule& tweak_ks,
 bool xts_unit_decrypt(const KeySchedule& data_ks, const KeySchedule& tweak_ks,
                       const uint8_t iv[kBlockSize], const uint8_t* in, uint8_t* out, size_t n) {
     return xts_unit<false>(data_ks, tweak_ks, iv, in, out, n);
+}
+bool xts_unit_any_encrypt(const KeySchedule& data_ks, const KeySchedule& tweak_ks,
+                          const uint8_t iv[kBlockSize], const uint8_t* in, uint8_t* out,
+                          size_t len) {
+    return xts_unit_any<true>(data_ks, tweak_ks, iv, in, out, len);
+}
+bool xts_unit_any_decrypt(const KeySchedule& data_ks, const KeySchedule& tweak_ks,
+                          const uint8_t iv[kBlockSize], const uint8_t* in, uint8_t* out,
+                          size_t len) {
+    return xts_unit_any<false>(data_ks, tweak_ks, iv, in, out, len);
 }
 
 } // namespace hwc::x86_64::aesni

@@ -274,6 +274,20 @@ template <bool Gb, size_t M>
     }
 }
 
+// first_tweaks for a step of NB blocks whose last block (NB - 1) takes the
+// tweak after its own, T * alpha^NB (a decryption with stealing, IEEE 1619
+// 5.4.2): only that lane's shift count differs.
+template <bool Gb, size_t M, size_t NB>
+[[gnu::always_inline]] inline void first_tweaks_swapped(__m256i t, __m256i (&tw)[M]) {
+    const __m256i b = _mm256_broadcastsi128_si256(_mm256_castsi256_si128(t));
+#pragma GCC unroll 8
+    for (size_t j = 0; j < M; ++j) {
+        const long long k0 = static_cast<long long>(2 * j + (2 * j == NB - 1 ? 1 : 0));
+        const long long k1 = static_cast<long long>(2 * j + 1 + (2 * j + 1 == NB - 1 ? 1 : 0));
+        tw[j] = mul_alpha_var<Gb>(b, _mm256_set_epi64x(k1, k1, k0, k0));
+    }
+}
+
 // One step of NB blocks with tweak registers `tw`, each folded into round
 // key 0 and the last round key (aes_ni.h). When Advance, the tweaks of the
 // next 16-block step are computed during the rounds into `tw`.
@@ -306,30 +320,77 @@ template <unsigned NR, size_t NB, bool Enc, bool Gb, bool Advance>
 
 // The running tweak comes and goes in a register (bytes as XORed with the
 // data, lane 0), so that the unit kernel below starts from E(key 2, iv)
-// without a store and reload; returns the tweak after the last block. Out
-// of line: one copy per direction, standard and key size serves both callers.
+// without a store and reload; returns the tweak after the last block. When
+// `tail` (0..15) bytes follow the `n` >= 1 whole blocks, the stolen pair
+// comes last, in the same call: a decryption's last whole block takes the
+// tweak after its own in its step (first_tweaks_swapped), and the pair the
+// tweak that is left (the returned tweak is then meaningless). Out of line:
+// one copy per direction, standard and key size serves every caller.
 template <unsigned NR, bool Enc, bool Gb>
 [[gnu::noinline]] __m128i xts_kernel(const KeySchedule& ks, __m128i tweak, const uint8_t* in,
-                                     uint8_t* out, size_t n) {
+                                     uint8_t* out, size_t n, size_t tail) {
     const YmmKeys<NR> rk = broadcast_keys<NR>(Enc ? aes_key(ks).enc : aes_key(ks).dec);
     // The running tweak, field order, in lane 0.
     __m256i t = tweak_bytes<Gb>(_mm256_zextsi128_si256(tweak));
-    if (n >= kStep) {
+    // A decryption with stealing keeps its last block for a tail step.
+    const bool swap = tail != 0 && !Enc;
+    const size_t keep = swap ? 1 : 0;
+    if (n >= kStep + keep) {
         __m256i tw[8];
         first_tweaks<Gb>(t, tw);
-        for (; n >= kStep; n -= kStep, in += 16 * kStep, out += 16 * kStep)
+        for (; n >= kStep + keep; n -= kStep, in += 16 * kStep, out += 16 * kStep)
             xts_step<NR, 16, Enc, Gb, true>(rk, tw, in, out);
         t = tw[0]; // computed ahead for a step that did not come
     }
-    for_steps(n, [&](auto nb) {
+    size_t left = n;
+    auto step = [&](auto nb) {
         constexpr size_t NB = decltype(nb)::value, M = kRegs<NB>;
         __m256i tw[M];
-        first_tweaks<Gb>(t, tw);
+        left -= NB;
+        if (swap && left == 0) {
+            first_tweaks_swapped<Gb, M, NB>(t, tw);
+            if constexpr (NB > 1) t = mul_alpha_k<NB - 1, Gb>(t); // the last block's own
+        } else {
+            first_tweaks<Gb>(t, tw);
+            // T * alpha^NB in lane 0: the last register's lane 0 holds
+            // T * alpha^(NB - 1) for an odd NB, T * alpha^(NB - 2) for an even one.
+            t = NB % 2 == 1 ? mul_alpha_k<1, Gb>(tw[M - 1]) : mul_alpha_k<2, Gb>(tw[M - 1]);
+        }
         xts_step<NR, NB, Enc, Gb, false>(rk, tw, in, out);
-        t = NB == 1 ? mul_alpha_k<1, Gb>(tw[0]) : mul_alpha_k<2, Gb>(tw[M - 1]);
         in += 16 * NB, out += 16 * NB;
-    });
-    return _mm256_castsi256_si128(tweak_bytes<Gb>(t));
+    };
+    // What is left (under 16 blocks, or 16 with a swapped last block) in at
+    // most two steps, the last one as wide as it is (a 6-block unit: one
+    // step of 6, not 4 + 2), its tweaks in parallel from its start.
+    for (; n >= kStep; n -= kStep) step(Nb<16>{});
+    if (n > 8) step(Nb<8>{}), n -= 8;
+    switch (n) {
+    case 1: step(Nb<1>{}); break;
+    case 2: step(Nb<2>{}); break;
+    case 3: step(Nb<3>{}); break;
+    case 4: step(Nb<4>{}); break;
+    case 5: step(Nb<5>{}); break;
+    case 6: step(Nb<6>{}); break;
+    case 7: step(Nb<7>{}); break;
+    case 8: step(Nb<8>{}); break;
+    default: break;
+    }
+    const __m128i next = _mm256_castsi256_si128(tweak_bytes<Gb>(t));
+    if (tail != 0) {
+        // The stolen pair: the output's tail, then block m-1 through `next`
+        // (aes_ni.h), on XMM.
+        const uint8_t* last_in = in - 16;
+        uint8_t* last_out = out - 16;
+        __m128i b = _mm_xor_si128(aesni::xts_steal_mix(last_in, last_out, tail),
+                                  _mm_xor_si128(next, _mm256_castsi256_si128(rk.k[0])));
+#pragma GCC unroll 13
+        for (unsigned r = 1; r < NR; ++r)
+            b = Enc ? _mm_aesenc_si128(b, _mm256_castsi256_si128(rk.k[r]))
+                    : _mm_aesdec_si128(b, _mm256_castsi256_si128(rk.k[r]));
+        const __m128i kl = _mm_xor_si128(next, _mm256_castsi256_si128(rk.k[NR]));
+        store128(last_out, Enc ? _mm_aesenclast_si128(b, kl) : _mm_aesdeclast_si128(b, kl));
+    }
+    return next;
 }
 
 // ---- OCB -----------------------------------------------------------------------
@@ -414,7 +475,8 @@ void vaes_xts(const KeySchedule& ks, uint8_t tweak[16], const uint8_t* in, uint8
               size_t n) {
     if (n == 0) return;
     with_rounds(ks, [&](auto nr) {
-        store128(tweak, xts_kernel<decltype(nr)::value, Enc, Gb>(ks, load128(tweak), in, out, n));
+        store128(tweak,
+                 xts_kernel<decltype(nr)::value, Enc, Gb>(ks, load128(tweak), in, out, n, 0));
     });
 }
 // A whole IEEE unit from the iv: E(key 2, iv) on XMM (aes_ni.h), then the
@@ -424,7 +486,20 @@ bool vaes_xts_unit(const KeySchedule& data_ks, const KeySchedule& tweak_ks, cons
                    const uint8_t* in, uint8_t* out, size_t n) {
     with_rounds(data_ks, [&](auto nr) {
         constexpr unsigned NR = decltype(nr)::value;
-        xts_kernel<NR, Enc, false>(data_ks, aesni::xts_first_tweak<NR>(tweak_ks, iv), in, out, n);
+        xts_kernel<NR, Enc, false>(data_ks, aesni::xts_first_tweak<NR>(tweak_ks, iv), in, out, n,
+                                   0);
+    });
+    return true;
+}
+// A unit of any length >= 16 bytes: whole blocks and the stolen pair in one
+// kernel call.
+template <bool Enc>
+bool vaes_xts_unit_any(const KeySchedule& data_ks, const KeySchedule& tweak_ks,
+                       const uint8_t iv[16], const uint8_t* in, uint8_t* out, size_t len) {
+    with_rounds(data_ks, [&](auto nr) {
+        constexpr unsigned NR = decltype(nr)::value;
+        xts_kernel<NR, Enc, false>(data_ks, aesni::xts_first_tweak<NR>(tweak_ks, iv), in, out,
+                                   len / 16, len % 16);
     });
     return true;
 }
@@ -464,6 +539,8 @@ extern const BlockCore aes_vaes_avx2 = {
     .xts_tweak = ni_xts_tweak,
     .xts_unit_encrypt = vaes_xts_unit<true>,
     .xts_unit_decrypt = vaes_xts_unit<false>,
+    .xts_unit_any_encrypt = vaes_xts_unit_any<true>,
+    .xts_unit_any_decrypt = vaes_xts_unit_any<false>,
     .ocb_encrypt = vaes_ocb<true>,
     .ocb_decrypt = vaes_ocb<false>,
     // Stitched GCM pairs with ghash-clmul (its `needs` bring PCLMULQDQ).

@@ -38,7 +38,9 @@ public:
         // OpenSSL's SM4-XTS starts in GB mode; everything else is IEEE only.
         : FamilyCtx(prov, row), gb_(row.family == Family::sm4),
           tweak_at_init_(core_->xts_unit_encrypt == nullptr &&
-                         core_->xts_unit_decrypt == nullptr) {}
+                         core_->xts_unit_decrypt == nullptr &&
+                         core_->xts_unit_any_encrypt == nullptr &&
+                         core_->xts_unit_any_decrypt == nullptr) {}
     ~XtsCtx() override { wipe_all(tweak_ks_, tweak0_); }
 
     int update(uint8_t* out, size_t* outl, size_t outsize, const uint8_t* in,
@@ -58,7 +60,6 @@ private:
     [[gnu::noinline]] bool prepare_tweak();
     [[gnu::cold, gnu::noinline]] bool refuse_equal_halves();
     void crypt(const uint8_t* in, uint8_t* out, size_t len);
-    void blocks(uint8_t tweak[kBlockSize], const uint8_t* in, uint8_t* out, size_t n) const;
 
     bool gb_;
     bool equal_halves_ = false; // the key in use has identical halves (decrypt only)
@@ -116,12 +117,6 @@ bool XtsCtx::refuse_equal_halves() {
     return HWC_FAIL(prov_, kErrXtsDuplicatedKeys);
 }
 
-void XtsCtx::blocks(uint8_t tweak[kBlockSize], const uint8_t* in, uint8_t* out,
-                    size_t n) const {
-    if (encrypt_) xts_encrypt(*core_, ks_, tweak, in, out, n, gb_);
-    else xts_decrypt(*core_, ks_, tweak, in, out, n, gb_);
-}
-
 bool XtsCtx::prepare_tweak() {
     tweak0_ok_ = iv_set_;
     if (!iv_set_) {
@@ -135,44 +130,19 @@ bool XtsCtx::prepare_tweak() {
 
 // One data unit of `len` >= 16 bytes.
 void XtsCtx::crypt(const uint8_t* in, uint8_t* out, size_t len) {
-    const size_t tail = len % kBlockSize;
     // A core with a unit kernel (CPACF derives the tweak itself; the x86 AES
-    // cores keep it in a register) takes a whole-block unit in one call;
-    // stealing needs the running tweak, so it goes the long way.
-    if (tail == 0 && !gb_ &&
-        xts_unit(*core_, ks_, tweak_ks_, iv_, in, out, len / kBlockSize, encrypt_))
-        return;
+    // cores keep it in a register, stealing included) takes the unit in one
+    // call.
+    if (!gb_ && xts_unit_bytes(*core_, ks_, tweak_ks_, iv_, in, out, len, encrypt_)) return;
 
     uint8_t tweak[kBlockSize];
     if (tweak0_ok_ && std::memcmp(tweak0_iv_, iv_, kBlockSize) == 0)
         std::memcpy(tweak, tweak0_, kBlockSize);
     else
         xts_tweak(*core_, tweak_ks_, iv_, tweak);
-
-    // With a partial last block, the last whole block takes part in the
-    // stealing and is handled below with it.
-    const size_t whole = len / kBlockSize - (tail != 0 ? 1 : 0);
-    blocks(tweak, in, out, whole);
-
-    if (tail != 0) {
-        const uint8_t* last_in = in + whole * kBlockSize; // last whole block, then the tail
-        uint8_t* last_out = out + whole * kBlockSize;
-        // CC = the last whole block enciphered under T_{m-1}; the ciphertext's
-        // tail is CC's head, and the input's tail padded with CC's remainder is
-        // enciphered under T_m into block m-1. Decryption takes the two tweaks
-        // the other way round: block m-1 was enciphered under T_m.
-        uint8_t next[kBlockSize]; // T_m
-        std::memcpy(next, tweak, kBlockSize);
-        generic::xts_mul_alpha(next, gb_);
-        uint8_t a[kBlockSize];
-        uint8_t b[kBlockSize];
-        blocks(encrypt_ ? tweak : next, last_in, a, 1);
-        std::memcpy(b, last_in + kBlockSize, tail);
-        std::memcpy(b + tail, a + tail, kBlockSize - tail);
-        std::memcpy(last_out + kBlockSize, a, tail);
-        blocks(encrypt_ ? next : tweak, b, last_out, 1);
-        wipe_all(next, a, b);
-    }
+    // The whole blocks in one kernel call, then the stolen pair from the
+    // tweak that call leaves (cores/modes.h).
+    xts_steal(*core_, ks_, tweak, in, out, len, encrypt_, gb_);
     wipe(tweak, sizeof tweak);
 }
 
