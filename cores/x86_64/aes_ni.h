@@ -26,6 +26,7 @@
 #include <type_traits>
 
 #include "cores/core.h"
+#include "cores/wipe.h"
 
 namespace hwc::x86_64::aesni {
 
@@ -242,12 +243,6 @@ template <unsigned NR>
     __m128i b[1] = {x};
     enc_middle<NR>(rk, b);
     return b[0];
-}
-
-// Volatile stores, so the compiler cannot drop the wipe of a dead buffer.
-inline void secure_wipe(void* p, size_t n) {
-    volatile uint8_t* v = static_cast<volatile uint8_t*>(p);
-    while (n--) *v++ = 0;
 }
 
 } // namespace
