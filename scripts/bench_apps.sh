@@ -9,7 +9,10 @@
 #   (a) TLS bulk transfer per AES-GCM suite, TLS 1.3 and 1.2: Debian's nginx
 #       + curl (they link the system's 3.0), and `openssl s_server -WWW` +
 #       `s_client` in every release; TLS_SM4_GCM_SM3 (TLS 1.3) where the
-#       release has it (a row saying why where it has not);
+#       release has it (a row saying why where it has not); and libssl alone
+#       (bench/bench_tls: client and server in one process over a memory BIO
+#       pair, the system's 3.0), where no kernel copy or scheduling dilutes
+#       or blurs what the cipher costs;
 #   (b) OpenSSH bulk upload per AES cipher `ssh -Q cipher` lists: the
 #       system's sshd and ssh on 127.0.0.1 (test/support/openssh.sh);
 #   (c) `openssl enc` of a file: AES-256-CTR, SM4-CTR, SM4-CBC,
@@ -28,20 +31,21 @@
 # (< 1: hwcipher costs less).
 #
 #   scripts/bench_apps.sh           # the whole table; writes docs/benchmarks/apps.md
-#   scripts/bench_apps.sh --main    # scripts/main.sh's row: TLS 1.3 AES-128-GCM,
-#                                   # s_server/s_client in 3.0, build/native as is
+#   scripts/bench_apps.sh --main    # scripts/main.sh's row: TLS 1.3 AES-128-GCM
+#                                   # through libssl alone in 3.0 (tls-libssl),
+#                                   # 1 GiB, best of 5, build/native as is
 #   scripts/bench_apps.sh --chart   # only redraw the chart from the last run
 #                                   # (build/apps/rows)
 #
 # Environment: HWCIPHER_APPS_MIB (MiB per bulk transfer and per enc file;
-# default 1024, the issue's figure; 256 for --main), HWCIPHER_APPS_RUNS
-# (runs per configuration, default 3), HWCIPHER_APPS_REQUESTS (row (d),
+# default 1024, the issue's figure), HWCIPHER_APPS_RUNS
+# (runs per configuration, default 3; 5 for --main), HWCIPHER_APPS_REQUESTS (row (d),
 # default 50000), HWCIPHER_APPS_CPUS (taskset list for both sides, default
 # one CPU, the first this process may use: another process's load on a
 # shared host then shows as lower MB/s rather than in the CPU figures), HWCIPHER_APPS_RELEASE (the
 # newer release, default 4.0; empty for 3.0 only), HWCIPHER_APPS_ONLY
-# (extended regex on the workload names tls-nginx, tls-s_server, ssh, enc,
-# small), HWCIPHER_BENCH_NO_BUILD=1 (use build/native as it is),
+# (extended regex on the workload names tls-nginx, tls-s_server,
+# tls-libssl, ssh, enc, small), HWCIPHER_BENCH_NO_BUILD=1 (use build/native as it is),
 # HWCIPHER_BENCH_DOC (scripts/bench_doc.sh). The work files go to
 # build/apps/. Needs root (sshd's privilege separation, nginx as root).
 # Markdown table on stdout, progress on stderr; a chart (gnuplot) of the
@@ -55,14 +59,14 @@ export DEBIAN_FRONTEND=noninteractive
 main_row=0
 [[ "${1:-}" == --main ]] && main_row=1
 work=$repo/build/apps
-MIB=${HWCIPHER_APPS_MIB:-$( ((main_row)) && echo 256 || echo 1024)}
-RUNS=${HWCIPHER_APPS_RUNS:-3}
+MIB=${HWCIPHER_APPS_MIB:-1024}
+RUNS=${HWCIPHER_APPS_RUNS:-$( ((main_row)) && echo 5 || echo 3)}
 REQS=${HWCIPHER_APPS_REQUESTS:-50000}
 # Default: the first CPU this process may run on (0 on most hosts).
 CPUS=${HWCIPHER_APPS_CPUS:-$(taskset -pc $$ | sed 's/.*: //; s/[,-].*//')}
 RELEASE=${HWCIPHER_APPS_RELEASE-4.0}
 ONLY=${HWCIPHER_APPS_ONLY:-}
-((main_row)) && RELEASE="" ONLY=tls-s_server
+((main_row)) && RELEASE="" ONLY=tls-libssl
 TICK=$(getconf CLK_TCK)
 start=$SECONDS
 say() { printf 'bench_apps.sh [%4ds]: %s\n' $((SECONDS - start)) "$*" >&2; }
@@ -109,10 +113,12 @@ bench_doc_start bench_apps.sh HWCIPHER_APPS_MIB HWCIPHER_APPS_RUNS HWCIPHER_APPS
 # ---- what runs: packages, the module, the releases -----------------------------
 if ((!main_row)); then
     bash scripts/deps.sh --apps >&2
-    [[ "${HWCIPHER_BENCH_NO_BUILD:-0}" == 1 ]] || bash scripts/build.sh native --target hwcipher >&2
+    [[ "${HWCIPHER_BENCH_NO_BUILD:-0}" == 1 ]] || bash scripts/build.sh native --target bench_tls >&2
 fi
 mod=$repo/build/native
 [[ -f "$mod/hwcipher.so" ]] || fail "no $mod/hwcipher.so (bash scripts/build.sh native)"
+! wanted tls-libssl || [[ -x "$mod/bench/bench_tls" ]] ||
+    fail "no $mod/bench/bench_tls (bash scripts/build.sh native --target bench_tls)"
 declare -A OSSL=() MODS=() VERS=()
 OSSL[3.0]=$(command -v openssl) MODS[3.0]=$mod
 releases=(3.0)
@@ -162,9 +168,11 @@ done
 openssl req -x509 -newkey rsa:2048 -nodes -keyout "$work/key.pem" -out "$work/cert.pem" \
     -subj /CN=localhost -addext "subjectAltName=IP:127.0.0.1,DNS:localhost" -days 1 2> /dev/null
 bytes=$((MIB * 1048576))
-say "a $MIB MiB file of random bytes (build/apps/www/data.bin)"
-head -c "$bytes" /dev/urandom > "$work/www/data.bin"
-head -c 1024 /dev/urandom > "$work/www/small.bin"
+if [[ "$ONLY" != tls-libssl ]]; then   # bench_tls makes its own data
+    say "a $MIB MiB file of random bytes (build/apps/www/data.bin)"
+    head -c "$bytes" /dev/urandom > "$work/www/data.bin"
+    head -c 1024 /dev/urandom > "$work/www/small.bin"
+fi
 
 # ---- CPU accounting ------------------------------------------------------------
 # User + system ticks of a process and of its children it has waited for
@@ -236,6 +244,18 @@ run_s_server() { # <side> <rel> <s_client/s_server options...>
     wait "$srv" || { cat "$work/srv.err" >&2; return 1; }
     grep -q '^ *1 server accepts that finished' "$work/srv.out" || return 1
     result $(($(cat "$work/srv.ticks") + $(cat "$work/cli.ticks"))) "$t0" "$t1"
+}
+# (a) libssl alone: bench_tls times the transfer itself (the handshake and
+# its start-up outside) and prints "cpu wall"; it checks that the
+# configuration's AES-GCM comes from the provider the side means.
+run_tls_libssl() { # <side> <bench_tls options...>
+    local side=$1 out want=default
+    shift
+    [[ "$side" == hw ]] && want=hwcipher
+    out=$(side_env "$side" 3.0 && taskset -c "$CPUS" "$mod/bench/bench_tls" --mib "$MIB" "$@" 2> "$work/cli.err") ||
+        { cat "$work/cli.err" >&2; return 1; }
+    grep -q "fetched from $want\$" "$work/cli.err" || { cat "$work/cli.err" >&2; return 1; }
+    echo "$out"
 }
 # (a) nginx (started per side below) and curl, both the system's 3.0.
 run_nginx_curl() { # <side> <curl options...>
@@ -366,6 +386,16 @@ if wanted tls-s_server; then
         done
     done
 fi
+if wanted tls-libssl; then
+    for s in "TLS 1.3 TLS_AES_128_GCM_SHA256|--tls13 TLS_AES_128_GCM_SHA256" \
+             "TLS 1.3 TLS_AES_256_GCM_SHA384|--tls13 TLS_AES_256_GCM_SHA384" \
+             "TLS 1.2 ECDHE-ECDSA-AES128-GCM-SHA256|--tls12 ECDHE-ECDSA-AES128-GCM-SHA256" \
+             "TLS 1.2 ECDHE-ECDSA-AES256-GCM-SHA384|--tls12 ECDHE-ECDSA-AES256-GCM-SHA384"; do
+        ((main_row)) && [[ "$s" != "TLS 1.3 TLS_AES_128_GCM_SHA256|"* ]] && continue
+        # shellcheck disable=SC2086
+        measure "tls-libssl (libssl alone, one process)" 3.0 "${s%%|*}" bulk run_tls_libssl ${s#*|}
+    done
+fi
 if wanted ssh; then
     for side in hw def; do (side_env "$side" 3.0 && sshd_start "$side" "$work" "$CPUS"); done
     sshd_find_masters "$work"
@@ -397,7 +427,8 @@ host="$(bench_doc_host_cpu) (family $(sed -n 's/^cpu family[[:space:]]*: //p' /p
     sed -n 's/^model[[:space:]]*: //p' /proc/cpuinfo | head -1)), $(. /etc/os-release && echo "$PRETTY_NAME")"
 if ((main_row)); then
     IFS='|' read -r _ rel what hr dr hc dc ratio < "$rows"
-    echo "TLS bulk, OpenSSL $rel s_server + s_client, $what, $MIB MiB, best of $RUNS, CPU s (server + client) per GiB:"
+    echo "TLS bulk through libssl $rel alone (client and server in one process, memory BIOs: bench/bench_tls),"
+    echo "$what, $MIB MiB per run, best of $RUNS runs each way in turns, CPU s (both ends) per GiB:"
     echo "  hwcipher $hc ($hr MB/s), default $dc ($dr MB/s): ${ratio}x"
     exit $status
 fi
@@ -426,6 +457,9 @@ draw_chart "$rows"
     echo "- tls-nginx: Debian's nginx ($(nginx -v 2>&1 | sed 's/.*: //'), sendfile off) and curl"
     echo "  ($(curl --version | head -1 | cut -d' ' -f1-2)), both on the system's libssl. tls-s_server:"
     echo "  each release's own \`openssl s_server -WWW\` and \`s_client -quiet\` (output to /dev/null)."
+    echo "  tls-libssl: bench/bench_tls, client and server in one process over a memory BIO pair (the"
+    echo "  system's libssl; P-256 certificate, 16 KiB records): libssl's record layer and the cipher, no"
+    echo "  kernel; MB/s there is the transfer's bytes over its wall time."
     echo "- ssh: the system's sshd and ssh on 127.0.0.1, \`cat > /dev/null\` on the server, the file on"
     echo "  ssh's stdin; OpenSSH's own MAC (umac-64-etm for CTR and CBC) and copying are in the figures."
     echo "- enc: \`openssl enc -e -<cipher> -K .. -iv .. -in <file> -out /dev/null\`. Twofish: no default"
