@@ -44,7 +44,8 @@
 #   sanitize  GCC ASan + UBSan, the suite with the best cores (the clang stage
 #             runs the same suite under ASan + UBSan in CI)
 #   full      what CI samples, complete: the allocation sweep over every N,
-#             and ten times CI's fuzzing (in the clang build)
+#             ten times CI's fuzzing, and the unit suite's long repetitions
+#             whole (in the clang build)
 # Each run states the cores it expects (HWCIPHER_EXPECT_CORES, checked by
 # ApiCatalogue.CoreReportIsTheSelection), so a run cannot silently test the
 # wrong core.
@@ -164,10 +165,14 @@ runs_of() {
             # checks each shard process at its exit, and a leak fails it),
             # then every other ctest (CLI tests, programs) one process each;
             # then the reliability runs of this build (run_fuzz, run_huge,
-            # run_sweep).
+            # run_sweep). The unit suite's long repetitions (Monte-Carlo
+            # chains, whole CAVP files, the million-iteration SM4 example)
+            # run sampled, as under QEMU (HWCIPHER_TEST_SAMPLED=1,
+            # test/support/vectors.h): the native runs take them whole, and
+            # the full stage does here.
             local best
             best=$(x86_tiers | head -1 | sed -E 's/.*HWCIPHER_EXPECT_CORES=([^|]*)\|.*/\1/')
-            echo "clang|gtest ${best:+HWCIPHER_EXPECT_CORES=$best}|"
+            echo "clang|gtest HWCIPHER_TEST_SAMPLED=1 ${best:+HWCIPHER_EXPECT_CORES=$best}|"
             echo "clang-cli|${best:+HWCIPHER_EXPECT_CORES=$best}|label!unit"
             echo "fuzz|script:fuzz|"
             echo "huge-inputs|script:huge|"
@@ -607,8 +612,9 @@ run_tsan() { # <log>
 }
 
 # ---- stage full (on demand): the long runs CI samples, complete ----------
-# The allocation-failure sweep over every N, and ten times CI's fuzzing, in
-# the clang build (built here if the clang stage has not).
+# The allocation-failure sweep over every N, ten times CI's fuzzing, and the
+# unit suite unsampled (every CAVP record, whole Monte-Carlo chains), in the
+# clang build (built here if the clang stage has not).
 stage_full() {
     fuzz_scale=10 sweep_sample=1
     local run rstart status
@@ -617,11 +623,15 @@ stage_full() {
         total_fail=$(( total_fail + 1 )) rc=1
         return
     fi
-    for run in sweep fuzz; do
+    for run in sweep fuzz unit; do
         echo
         echo "------------------- run: full-$run -------------------"
         rstart=$SECONDS status=ok
-        "run_$run" "build/test-full-$run.log"
+        if [[ "$run" == unit ]]; then
+            run_gtest build/clang build/test-full-unit.log ""
+        else
+            "run_$run" "build/test-full-$run.log"
+        fi
         (( fail == 0 )) || { status="tests FAILED"; rc=1; }
         total_pass=$(( total_pass + pass ))
         total_fail=$(( total_fail + fail ))

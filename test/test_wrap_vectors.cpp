@@ -69,8 +69,18 @@ TEST_P(WrapCavp, AllRecords) {
     ASSERT_TRUE(c) << f.cipher << ": " << take_errors();
     const auto recs = vec::parse_rsp(vec::path(f.rel));
     ASSERT_GT(recs.size(), 0u) << f.rel;
-    size_t ran = 0, must_fail = 0;
-    for (const vec::Record& r : recs) {
+    // Natively every record; when sampled (QEMU, the sanitizer run:
+    // vec::sampled()) every 7th, by position: each record is hundreds of
+    // one-block AES calls, which on s390x are each a trapped and emulated KM
+    // (about a minute per run for the whole files). The wrap code is the
+    // same on every architecture and runs every record in the native and
+    // release runs.
+    const size_t stride = vec::sampled() ? 7 : 1;
+    size_t ran = 0, must_fail = 0, fail_records = 0;
+    for (size_t i = 0; i < recs.size(); ++i) {
+        const vec::Record& r = recs[i];
+        fail_records += r.has("FAIL") ? 1 : 0;
+        if (i % stride != 0) continue;
         SCOPED_TRACE(r.where());
         const Bytes key = r.hex("K"), ct = r.hex("C");
         Bytes out;
@@ -91,12 +101,13 @@ TEST_P(WrapCavp, AllRecords) {
         }
         ++ran;
     }
-    EXPECT_EQ(ran, recs.size());
-    EXPECT_EQ(ran, 500u) << "every SP 800-38F file has 500 records";
+    EXPECT_EQ(recs.size(), 500u) << "every SP 800-38F file has 500 records";
+    EXPECT_EQ(ran, (recs.size() + stride - 1) / stride);
     if (f.decrypt) {
-        EXPECT_EQ(must_fail, 100u) << "each AD file has 100 records that must fail";
+        EXPECT_EQ(fail_records, 100u) << "each AD file has 100 records that must fail";
+        EXPECT_GT(must_fail, 0u);
     } else {
-        EXPECT_EQ(must_fail, 0u);
+        EXPECT_EQ(fail_records, 0u);
     }
     RecordProperty("records", static_cast<int>(ran));
     RecordProperty("must_fail", static_cast<int>(must_fail));

@@ -110,11 +110,11 @@ Bytes from_hex(const std::string& hex) {
 
 std::string to_hex(const uint8_t* p, size_t n) {
     static const char* digits = "0123456789abcdef";
-    std::string s;
-    s.reserve(2 * n);
+    std::string s(2 * n, '0');
+    char* d = s.data();
     for (size_t i = 0; i < n; ++i) {
-        s.push_back(digits[p[i] >> 4]);
-        s.push_back(digits[p[i] & 15]);
+        d[2 * i] = digits[p[i] >> 4];
+        d[2 * i + 1] = digits[p[i] & 15];
     }
     return s;
 }

@@ -216,10 +216,16 @@ std::string bytes_to_bits(const Bytes& b, size_t nbits) {
 
 std::string path(const std::string& rel) { return vectors_dir() + "/" + rel; }
 
-bool emulated() {
-    const char* e = std::getenv("HWCIPHER_EMULATED");
+namespace {
+bool env_flag(const char* name) {
+    const char* e = std::getenv(name);
     return e != nullptr && *e != '\0' && std::string(e) != "0";
 }
+}  // namespace
+
+bool emulated() { return env_flag("HWCIPHER_EMULATED"); }
+
+bool sampled() { return emulated() || env_flag("HWCIPHER_TEST_SAMPLED"); }
 
 size_t count_section(const std::vector<Record>& recs, const std::string& section) {
     return static_cast<size_t>(std::count_if(recs.begin(), recs.end(),

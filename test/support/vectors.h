@@ -64,8 +64,16 @@ std::string bytes_to_bits(const Bytes& b, size_t nbits);
 std::string path(const std::string& rel);
 
 // True when the build runs the tests under QEMU (HWCIPHER_EMULATED=1, set by
-// cmake/CrossDebian.cmake); long Monte-Carlo loops then run a prefix only.
+// cmake/CrossDebian.cmake).
 bool emulated();
+
+// True when the long repetitions (Monte-Carlo chains, whole CAVP files, the
+// million-iteration SM4 example) run a sample only: under QEMU, and in the
+// sanitizer build's CI run (HWCIPHER_TEST_SAMPLED=1, from scripts/test.sh),
+// where they repeat one code path thousands of times at 10-30x the cost and
+// show a sanitizer nothing the first repetitions did not. Every native run
+// runs them whole, and so does `scripts/test.sh full` under the sanitizers.
+bool sampled();
 
 // Records of `recs` whose section is `section`.
 size_t count_section(const std::vector<Record>& recs, const std::string& section);
