@@ -165,10 +165,12 @@ for rel in "${releases[@]}"; do
         fail "hwcipher does not load into OpenSSL ${VERS[$rel]} with $work/hw.cnf"
 done
 
-openssl req -x509 -newkey rsa:2048 -nodes -keyout "$work/key.pem" -out "$work/cert.pem" \
-    -subj /CN=localhost -addext "subjectAltName=IP:127.0.0.1,DNS:localhost" -days 1 2> /dev/null
 bytes=$((MIB * 1048576))
-if [[ "$ONLY" != tls-libssl ]]; then   # bench_tls makes its own data
+# The certificate and the files for the workloads that serve or read them
+# (bench_tls makes its own).
+if wanted tls-nginx || wanted tls-s_server || wanted ssh || wanted enc || wanted small; then
+    openssl req -x509 -newkey rsa:2048 -nodes -keyout "$work/key.pem" -out "$work/cert.pem" \
+        -subj /CN=localhost -addext "subjectAltName=IP:127.0.0.1,DNS:localhost" -days 1 2> /dev/null
     say "a $MIB MiB file of random bytes (build/apps/www/data.bin)"
     head -c "$bytes" /dev/urandom > "$work/www/data.bin"
     head -c 1024 /dev/urandom > "$work/www/small.bin"

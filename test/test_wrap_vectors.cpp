@@ -75,7 +75,7 @@ TEST_P(WrapCavp, AllRecords) {
     // (about a minute per run for the whole files). The wrap code is the
     // same on every architecture and runs every record in the native and
     // release runs.
-    const size_t stride = vec::sampled() ? 7 : 1;
+    const size_t stride = vec::record_stride();
     size_t ran = 0, must_fail = 0, fail_records = 0;
     for (size_t i = 0; i < recs.size(); ++i) {
         const vec::Record& r = recs[i];

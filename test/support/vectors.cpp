@@ -227,6 +227,8 @@ bool emulated() { return env_flag("HWCIPHER_EMULATED"); }
 
 bool sampled() { return emulated() || env_flag("HWCIPHER_TEST_SAMPLED"); }
 
+size_t record_stride() { return sampled() ? 7 : 1; }
+
 size_t count_section(const std::vector<Record>& recs, const std::string& section) {
     return static_cast<size_t>(std::count_if(recs.begin(), recs.end(),
         [&](const Record& r) { return r.section == section; }));

@@ -75,6 +75,10 @@ bool emulated();
 // runs them whole, and so does `scripts/test.sh full` under the sanitizers.
 bool sampled();
 
+// Which records of a long vector file run: every record, or every 7th by
+// position (deterministic) when sampled().
+size_t record_stride();
+
 // Records of `recs` whose section is `section`.
 size_t count_section(const std::vector<Record>& recs, const std::string& section);
 
